@@ -125,14 +125,13 @@ export class Reader {
 /** Growable output buffer. Reserves room for a frame's length prefix up front. */
 export class Writer {
   #buf: Uint8Array;
-  #view: DataView;
+  #view: DataView | null = null;
   #start: number;
   pos: number;
 
   /** `headroom` bytes are kept free before the payload for a length prefix. */
   constructor(capacity = 64, headroom = 0) {
     this.#buf = new Uint8Array(Math.max(capacity, headroom + 16));
-    this.#view = new DataView(this.#buf.buffer);
     this.#start = headroom;
     this.pos = headroom;
   }
@@ -147,10 +146,16 @@ export class Writer {
       const next = new Uint8Array(size);
       next.set(this.#buf.subarray(0, at));
       this.#buf = next;
-      this.#view = new DataView(next.buffer);
+      this.#view = null;
     }
     this.pos = at + n;
     return at;
+  }
+
+  // Allocating typed arrays dominates small encodes, so the DataView is only
+  // made when a float or 64-bit value is written; integers are written by hand.
+  #dv(): DataView {
+    return this.#view ??= new DataView(this.#buf.buffer, this.#buf.byteOffset, this.#buf.byteLength);
   }
 
   u8(v: number): void {
@@ -159,31 +164,36 @@ export class Writer {
   }
   i8(v: number): void {
     const at = this.#ensure(1);
-    this.#view.setInt8(at, v);
+    this.#buf[at] = v & 0xff;
   }
   u16(v: number): void {
     const at = this.#ensure(2);
-    this.#view.setUint16(at, v, true);
+    const b = this.#buf;
+    b[at] = v & 0xff;
+    b[at + 1] = (v >>> 8) & 0xff;
   }
   u32(v: number): void {
     const at = this.#ensure(4);
-    this.#view.setUint32(at, v, true);
+    const b = this.#buf;
+    b[at] = v & 0xff;
+    b[at + 1] = (v >>> 8) & 0xff;
+    b[at + 2] = (v >>> 16) & 0xff;
+    b[at + 3] = (v >>> 24) & 0xff;
   }
   i32(v: number): void {
-    const at = this.#ensure(4);
-    this.#view.setInt32(at, v, true);
+    this.u32(v >>> 0);
   }
   u64(v: bigint): void {
     const at = this.#ensure(8);
-    this.#view.setBigUint64(at, v, true);
+    this.#dv().setBigUint64(at, v, true);
   }
   i64(v: bigint): void {
     const at = this.#ensure(8);
-    this.#view.setBigInt64(at, v, true);
+    this.#dv().setBigInt64(at, v, true);
   }
   f32(v: number): void {
     const at = this.#ensure(4);
-    this.#view.setFloat32(at, v, true);
+    this.#dv().setFloat32(at, v, true);
   }
   /**
    * Half precision with round-to-nearest-even and overflow to ±inf, applied
@@ -191,7 +201,7 @@ export class Writer {
    */
   f16(v: number): void {
     const at = this.#ensure(2);
-    this.#view.setFloat16(at, Math.fround(v), true);
+    this.#dv().setFloat16(at, Math.fround(v), true);
   }
   raw(bytes: Uint8Array): void {
     const at = this.#ensure(bytes.length);
@@ -207,6 +217,32 @@ export class Writer {
       v = Math.floor(v / 0x80);
     }
     this.u8(v);
+  }
+
+  /** A string as ULEB128 byte length plus UTF-8, written without a temporary buffer. */
+  utf8(text: string, maxBytes = Infinity): void {
+    const n = text.length;
+    let ascii = true;
+    for (let i = 0; i < n; i++) {
+      if (text.charCodeAt(i) >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) {
+      if (n > maxBytes) throw new RangeError(`Cannot encode string: ${n} bytes exceed the limit of ${maxBytes}`);
+      this.uleb(n);
+      const at = this.#ensure(n);
+      const b = this.#buf;
+      for (let i = 0; i < n; i++) b[at + i] = text.charCodeAt(i);
+      return;
+    }
+    const bytes = textEncoder.encode(text);
+    if (bytes.length > maxBytes) {
+      throw new RangeError(`Cannot encode string: ${bytes.length} bytes exceed the limit of ${maxBytes}`);
+    }
+    this.uleb(bytes.length);
+    this.raw(bytes);
   }
 
   /** The payload written so far (a view, not a copy). */
@@ -296,11 +332,7 @@ function readLength(r: Reader, elementMin: number, what: string): number {
 }
 
 /** UTF-8 string with a ULEB128 byte length and no limit but the frame's. */
-export const string: Codec<string> = prim("String", 1, (r) => r.utf8(readLength(r, 1, "string")), (w, v) => {
-  const bytes = textEncoder.encode(v);
-  w.uleb(bytes.length);
-  w.raw(bytes);
-});
+export const string: Codec<string> = prim("String", 1, (r) => r.utf8(readLength(r, 1, "string")), (w, v) => w.utf8(v));
 
 /**
  * String of at most `max` UTF-8 bytes. A longer one is malformed on decode
@@ -311,12 +343,7 @@ export function varchar(max: number): Codec<string> {
     const len = r.uleb();
     if (len > max) throw new ProtocolError("string too long", r.pos);
     return r.utf8(len);
-  }, (w, v) => {
-    const bytes = textEncoder.encode(v);
-    if (bytes.length > max) throw new RangeError(`Cannot encode Varchar<${max}>: ${bytes.length} bytes`);
-    w.uleb(bytes.length);
-    w.raw(bytes);
-  });
+  }, (w, v) => w.utf8(v, max));
 }
 
 /** Raw bytes as `Vec<u8>`: ULEB128 count then the bytes. */
@@ -446,15 +473,20 @@ export interface Variant<N extends string, F extends Fields> {
 }
 
 /** Declares an enum variant. Its tag is its position in the enum's list. */
-export function variant<const N extends string, F extends Fields = Record<never, never>>(
-  name: N,
-  fields?: F,
-): Variant<N, F> {
-  return { name, fields: (fields ?? {}) as F };
+export function variant<const N extends string>(name: N): Variant<N, NoFields>;
+/** Declares an enum variant with fields in wire order. */
+export function variant<const N extends string, F extends Fields>(name: N, fields: F): Variant<N, F>;
+export function variant(name: string, fields?: Fields): Variant<string, Fields> {
+  return { name, fields: fields ?? {} };
 }
 
+/** The field set of a variant without data. */
+export type NoFields = { readonly [K in never]: Codec<unknown> };
+
 /** The value type of one variant: `{ type: name, ...fields }`. */
-export type VariantValue<V> = V extends Variant<infer N, infer F> ? Simplify<{ type: N } & FieldValues<F>> : never;
+export type VariantValue<V> = V extends Variant<infer N, infer F>
+  ? string extends keyof F ? { type: N } : Simplify<{ type: N } & FieldValues<F>>
+  : never;
 
 /** A tagged-enum codec that also exposes its declaration for tables and tests. */
 export interface EnumCodec<V extends Variant<string, Fields>> extends Codec<VariantValue<V>> {

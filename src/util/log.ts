@@ -15,10 +15,10 @@ const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, er
 
 /** Fields attached to a log record. */
 export type LogFields = {
-  user?: number;
-  room?: string;
-  session?: number | string;
-  round?: string;
+  user?: number | undefined;
+  room?: string | undefined;
+  session?: number | string | undefined;
+  round?: string | undefined;
   [key: string]: unknown;
 };
 

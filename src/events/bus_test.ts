@@ -1,0 +1,73 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { EventBus } from "./bus.ts";
+import type { DomainEventInput } from "./types.ts";
+
+const online = (user: number): DomainEventInput => ({ kind: "user.online", user, name: `u${user}`, language: "en-US", ip: null });
+const touches = (user: number): DomainEventInput => ({
+  kind: "touches",
+  room: "r",
+  uuid: "u",
+  hidden: false,
+  user,
+  round: null,
+  frames: [],
+});
+
+Deno.test("EventBus stamps a global sequence and time", () => {
+  const bus = new EventBus(() => 42);
+  const a = bus.publish(online(1));
+  const b = bus.publish(online(2));
+  deepEqual([a.seq, b.seq, a.time], [1, 2, 42]);
+});
+
+Deno.test("a lagging subscriber gets lagged {skipped} once and then the newest events", async () => {
+  const bus = new EventBus();
+  const sub = bus.subscribe({ capacity: 3 });
+  for (let i = 1; i <= 5; i++) bus.publish(online(i));
+  deepEqual(await sub.next(), { type: "lagged", skipped: 2 });
+  const users = [];
+  for (let item = sub.tryNext(); item; item = sub.tryNext()) if (item.type === "event" && item.event.kind === "user.online") users.push(item.event.user);
+  deepEqual(users, [3, 4, 5]);
+  equal(sub.totalSkipped, 2);
+  sub.close();
+});
+
+Deno.test("a waiting reader is resolved directly and close ends it with null", async () => {
+  const bus = new EventBus();
+  const sub = bus.subscribe();
+  const pending = sub.next();
+  bus.publish(online(7));
+  const item = await pending;
+  equal(item?.type === "event" && item.event.kind, "user.online");
+  const ended = sub.next();
+  sub.close();
+  equal(await ended, null);
+  equal(bus.subscriberCount, 0);
+});
+
+Deno.test("telemetry reaches only subscribers that name it", () => {
+  const bus = new EventBus();
+  const all = bus.subscribe();
+  const tele = bus.subscribe({ kinds: ["touches"] });
+  equal(bus.wants("touches"), true);
+  bus.publish(touches(1));
+  bus.publish(online(1));
+  equal(all.size, 1);
+  equal(tele.size, 1);
+  tele.close();
+  equal(bus.wants("touches"), false);
+  all.close();
+});
+
+Deno.test("filters apply at publish time and listeners see everything", () => {
+  const bus = new EventBus();
+  const seen: string[] = [];
+  const stop = bus.listen((e) => seen.push(e.kind));
+  const onlyEven = bus.subscribe({ filter: (e) => e.kind === "user.online" && e.user % 2 === 0 });
+  bus.publish(online(1));
+  bus.publish(online(2));
+  equal(onlyEven.size, 1);
+  deepEqual(seen, ["user.online", "user.online"]);
+  stop();
+  onlyEven.close();
+});

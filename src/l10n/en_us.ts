@@ -1,0 +1,51 @@
+/**
+ * English (en-US) texts. This table defines the key set; every other locale
+ * must provide exactly these keys (checked by the type system and a test).
+ * Official error strings are kept verbatim (protocol.md §5.4).
+ *
+ * @module
+ */
+
+/** en-US message templates; `{name}` marks a placeholder. */
+export const EN_US = {
+  // Official localized errors (phira-mp locales/en-US.ftl).
+  "create-id-occupied": "Room ID is occupied",
+  "join-game-ongoing": "Game is ongoing",
+  "join-room-full": "Room is full",
+  "join-room-locked": "Room is locked",
+  "join-cant-monitor": "Permission denied. You can't monitor this room.",
+  "start-no-chart-selected": "No chart selected",
+  // Official fixed English errors, localized here (spec 3 §7 rule 2).
+  "no-room": "no room",
+  "invalid-state": "invalid state",
+  "only-host": "only host can do this",
+  "already-in-room": "already in room",
+  "room-not-found": "room not found",
+  "already-ready": "already ready",
+  "not-ready": "not ready",
+  "invalid-record": "invalid record",
+  "aborted": "aborted",
+  "already-uploaded": "already uploaded",
+  "repeated-authenticate": "repeated authenticate",
+  "auth-failed": "failed to fetch info",
+  // Server extensions.
+  "not-authenticated": "not authenticated",
+  "invalid-session-command": "invalid command for this session",
+  "chat-disabled": "Chat is disabled on this server",
+  "chat-too-long": "Message is too long (at most {max} characters)",
+  "record-fetch-failed": "Cannot fetch record {id}: {reason}",
+  "server-busy": "Server is busy, please try again later",
+  "server-full": "Server is full",
+  "server-shutting-down": "The server is shutting down. See you soon!",
+  "connection-replaced": "You logged in from another connection",
+  "auth-timeout": "authentication timed out",
+  "monitor-key-mismatch": "secret key mismatch",
+  "monitor-already-connected": "more than one room monitor",
+  "game-monitor-must-monitor": "monitor = false, but you are in game monitor session",
+  "chart-fallback-name": "#{id}",
+  "room-creation-disabled": "Room creation is disabled on this server",
+  "server-room-limit": "The server has reached its room limit",
+} as const;
+
+/** A message key. */
+export type MessageKey = keyof typeof EN_US;

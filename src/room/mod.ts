@@ -1,0 +1,9 @@
+/**
+ * The pure room state machine and its views.
+ *
+ * @module
+ */
+
+export * from "./types.ts";
+export * from "./views.ts";
+export * from "./machine.ts";

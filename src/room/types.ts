@@ -1,0 +1,114 @@
+/**
+ * Room state as plain immutable data, and the effects a transition emits
+ * (style-models §6). The machine never performs I/O: the server runtime
+ * applies the effects in order.
+ *
+ * @module
+ */
+
+import type { DomainEventInput } from "../events/mod.ts";
+import type { LocalText } from "../l10n/mod.ts";
+import type { JoinRoomResponse, RecordData, Result, ServerCommand } from "../protocol/mod.ts";
+import type { Random } from "../util/random.ts";
+
+/** A room member as the room sees it. */
+export interface Member {
+  readonly id: number;
+  readonly name: string;
+  /** True for spectators (monitors). */
+  readonly monitor: boolean;
+}
+
+/** The selected chart. */
+export interface ChartRef {
+  readonly id: number;
+  readonly name: string;
+}
+
+/** One chat line kept for replay to joiners (spec 3 §2.1). */
+export interface ChatLine {
+  readonly user: number;
+  readonly content: string;
+  readonly time: number;
+}
+
+/** A settled round kept in the room's play history. */
+export interface RoundRecord {
+  readonly uuid: string;
+  readonly chart: ChartRef;
+  readonly records: readonly RecordData[];
+  readonly aborted: readonly number[];
+  readonly startedAt: number;
+  readonly finishedAt: number;
+}
+
+/** Lifecycle phase with its own data (spec 3 §2.1 `lifecycle`). */
+export type Phase =
+  | { readonly kind: "select" }
+  | { readonly kind: "wait"; readonly ready: readonly number[] }
+  | {
+    readonly kind: "play";
+    readonly round: string;
+    readonly startedAt: number;
+    readonly results: ReadonlyMap<number, RecordData>;
+    readonly aborted: readonly number[];
+  };
+
+/** A multiplayer room. Replaced, never mutated, by each transition. */
+export interface Room {
+  readonly id: string;
+  readonly uuid: string;
+  readonly createdAt: number;
+  readonly creatorId: number;
+  /** Current host; null only while the room has no players. */
+  readonly hostId: number | null;
+  /** Players in join order. */
+  readonly players: readonly Member[];
+  /** Spectators in join order. */
+  readonly monitors: readonly Member[];
+  readonly locked: boolean;
+  readonly cycle: boolean;
+  /** Turns on for good when a monitor joins (protocol.md §5.6). */
+  readonly live: boolean;
+  /** Left out of public lists (names starting with `-` by default, spec 3 §2.1). */
+  readonly hidden: boolean;
+  /** Player capacity; monitors do not count. */
+  readonly maxPlayers: number;
+  readonly chart: ChartRef | null;
+  readonly phase: Phase;
+  readonly chat: readonly ChatLine[];
+  readonly rounds: readonly RoundRecord[];
+}
+
+/** Values a transition may depend on besides the room and the event. */
+export interface RoomCtx {
+  readonly now: number;
+  readonly random: Random;
+  readonly newUuid: () => string;
+  /** Chat lines kept per room (spec: 50). */
+  readonly chatHistoryLimit: number;
+  /** Rounds kept per room (`play_history_cache_size`). */
+  readonly playHistoryLimit: number;
+}
+
+/** The value a successful command reply carries (JoinRoom's response, else nothing). */
+export type ReplyValue = JoinRoomResponse | null;
+
+/** One effect, applied by the runtime strictly in list order. */
+export type RoomEffect =
+  /** Encode once, deliver to each listed user's current session. */
+  | { readonly t: "send"; readonly to: readonly number[]; readonly cmd: ServerCommand }
+  /** A system chat line localized per recipient. */
+  | { readonly t: "text"; readonly to: readonly number[]; readonly text: LocalText }
+  /** The answer to the command being processed; exactly one per command. */
+  | { readonly t: "reply"; readonly result: Result<ReplyValue, LocalText> }
+  /** Record that a user is now in `room` (null = in none). */
+  | { readonly t: "membership"; readonly user: number; readonly room: string | null; readonly monitor: boolean }
+  /** Publish a domain event. */
+  | { readonly t: "event"; readonly event: DomainEventInput };
+
+/** Result of a transition: the new room (null = deleted) and its effects. */
+export interface Transition {
+  readonly room: Room | null;
+  readonly effects: readonly RoomEffect[];
+}

@@ -1,0 +1,236 @@
+/**
+ * Command dispatch: one handler per `ClientCommand` variant in a table the
+ * compiler checks for completeness (style-models §8). Preconditions that
+ * need the registry ("no room", "already in room", "room not found") are
+ * checked here in the official order; the rest is the room machine's.
+ *
+ * @module
+ */
+
+import type { ClientCommandType } from "../protocol/mod.ts";
+import {
+  abort,
+  cancelReady,
+  chat,
+  createRoom,
+  cycleRoom,
+  joinRoom,
+  leaveRoom,
+  lockRoom,
+  played,
+  ready,
+  requestStart,
+  type Room,
+  selectChart,
+  selectChartProblem,
+  type Transition,
+} from "../room/mod.ts";
+import type { Inbound, Session } from "../session/session.ts";
+import { CommandContext } from "./command_context.ts";
+import type { ServerCore, User } from "./core.ts";
+import { login } from "./login.ts";
+import { relayTelemetry } from "./telemetry.ts";
+
+type Handler<T extends ClientCommandType> = (core: ServerCore, cc: CommandContext<T>) => void | Promise<void>;
+
+/** Commands a session may send before it is authenticated. */
+const PRE_AUTH = new Set<ClientCommandType>(["Ping", "Authenticate", "ConsoleAuthenticate", "GameMonitorAuthenticate", "RoomMonitorAuthenticate"]);
+
+/** Room commands, refused on console and room-monitor sessions. */
+const ROOM_COMMANDS = new Set<ClientCommandType>([
+  "Chat",
+  "CreateRoom",
+  "JoinRoom",
+  "LeaveRoom",
+  "LockRoom",
+  "CycleRoom",
+  "SelectChart",
+  "RequestStart",
+  "Ready",
+  "CancelReady",
+  "Played",
+  "Abort",
+  "Touches",
+  "Judges",
+]);
+
+/** The user of an active session and their room; replies `no room` when there is none. */
+function inRoom<T extends ClientCommandType>(core: ServerCore, cc: CommandContext<T>): [User, Room] | null {
+  const user = cc.user;
+  const room = user ? core.roomOf(user) : undefined;
+  if (!user || !room) {
+    cc.fail("no-room");
+    return null;
+  }
+  return [user, room];
+}
+
+/** Runs a room transition and applies it, replying to this command. */
+function run<T extends ClientCommandType>(
+  core: ServerCore,
+  cc: CommandContext<T>,
+  room: Room,
+  step: (room: Room) => Transition,
+): void {
+  core.apply(room.id, step(room), cc);
+}
+
+/**
+ * After an upstream lookup the world may have moved on: the session may be
+ * closed or superseded, or the user may have left the room.
+ */
+function stillCurrent<T extends ClientCommandType>(core: ServerCore, cc: CommandContext<T>, user: User): boolean {
+  if (cc.session.open && user.session === cc.session) return true;
+  core.counters.inc("stale_commit_prevented");
+  return false;
+}
+
+const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
+  Ping: (_core, cc) => void cc.replyCommand({ type: "Pong" }),
+  Authenticate: login,
+  ConsoleAuthenticate: login,
+  GameMonitorAuthenticate: login,
+  // The room-monitor key handshake arrives with the monitor protocol (issue 4).
+  RoomMonitorAuthenticate: (_core, cc) => {
+    cc.fail("monitor-key-mismatch");
+    cc.session.state = "failed";
+    void cc.session.closeAfterFlush(cc.replySeq, "auth-failed");
+  },
+  QueryRoomInfo: (_core, cc) => cc.fail("invalid-session-command"),
+  Touches: (core, cc) => relayTelemetry(core, cc),
+  Judges: (core, cc) => relayTelemetry(core, cc),
+  Chat: (core, cc) => {
+    const found = inRoom(core, cc);
+    if (!found) return;
+    if (!core.ctx.config.chat_enabled) return cc.fail("chat-disabled");
+    run(core, cc, found[1], (room) => chat(room, found[0].id, cc.cmd.message, core.roomCtx()));
+  },
+  CreateRoom: (core, cc) => {
+    const user = cc.user!;
+    const { config } = core.ctx;
+    if (core.roomOf(user)) return cc.fail("already-in-room");
+    if (core.rooms.has(cc.cmd.id)) return cc.fail("create-id-occupied");
+    if (!config.room_creation_enabled) return cc.fail("room-creation-disabled");
+    if (config.max_rooms !== null && core.rooms.size >= config.max_rooms) return cc.fail("server-room-limit");
+    const t = createRoom(cc.cmd.id, { id: user.id, name: user.name, monitor: false }, core.roomCtx(), {
+      maxPlayers: config.max_users_per_room,
+    });
+    core.apply(cc.cmd.id, t, cc);
+  },
+  JoinRoom: (core, cc) => {
+    const user = cc.user!;
+    if (core.roomOf(user)) return cc.fail("already-in-room");
+    const room = core.rooms.get(cc.cmd.id);
+    if (!room) return cc.fail("room-not-found");
+    if (user.category === "game-monitor" && !cc.cmd.monitor) return cc.fail("game-monitor-must-monitor");
+    const canMonitor = user.category === "game-monitor" || core.ctx.config.monitors.includes(user.id);
+    run(core, cc, room, (r) => joinRoom(r, { id: user.id, name: user.name, monitor: cc.cmd.monitor }, core.roomCtx(), { canMonitor }));
+  },
+  LeaveRoom: (core, cc) => {
+    const user = cc.user!;
+    if (user.roomId && !core.rooms.has(user.roomId)) {
+      // The room was deleted while this monitor was in it; let it out cleanly.
+      core.roomOf(user);
+      return cc.ok();
+    }
+    const found = inRoom(core, cc);
+    if (found) run(core, cc, found[1], (room) => leaveRoom(room, found[0].id, core.roomCtx()));
+  },
+  LockRoom: (core, cc) => {
+    const found = inRoom(core, cc);
+    if (found) run(core, cc, found[1], (room) => lockRoom(room, found[0].id, cc.cmd.lock, core.roomCtx()));
+  },
+  CycleRoom: (core, cc) => {
+    const found = inRoom(core, cc);
+    if (found) run(core, cc, found[1], (room) => cycleRoom(room, found[0].id, cc.cmd.cycle, core.roomCtx()));
+  },
+  SelectChart: async (core, cc) => {
+    const found = inRoom(core, cc);
+    if (!found) return;
+    const [user, room] = found;
+    const problem = selectChartProblem(room, user.id);
+    if (problem) return cc.fail(problem);
+    const id = cc.cmd.id;
+    let name: string;
+    try {
+      name = (await core.ctx.upstream.chart(id, { budgetMs: core.ctx.config.auth_budget_ms })).name;
+    } catch (error) {
+      // spec 3 §3.1 rule 5: on failure the name falls back to `#<id>`.
+      core.ctx.log.info("chart lookup failed, using fallback name", { room: room.id, chart: id, reason: String(error) });
+      name = `#${id}`;
+    }
+    if (!stillCurrent(core, cc, user)) return cc.fail("connection-replaced");
+    const now = core.roomOf(user);
+    if (!now) return cc.fail("no-room");
+    run(core, cc, now, (r) => selectChart(r, user.id, { id, name }, core.roomCtx()));
+  },
+  RequestStart: (core, cc) => {
+    const found = inRoom(core, cc);
+    if (found) run(core, cc, found[1], (room) => requestStart(room, found[0].id, core.roomCtx()));
+  },
+  Ready: (core, cc) => {
+    const found = inRoom(core, cc);
+    if (found) run(core, cc, found[1], (room) => ready(room, found[0].id, core.roomCtx()));
+  },
+  CancelReady: (core, cc) => {
+    const found = inRoom(core, cc);
+    if (found) run(core, cc, found[1], (room) => cancelReady(room, found[0].id, core.roomCtx()));
+  },
+  Played: async (core, cc) => {
+    const found = inRoom(core, cc);
+    if (!found) return;
+    const [user] = found;
+    let record;
+    try {
+      record = await core.ctx.upstream.record(cc.cmd.id, { budgetMs: core.ctx.config.auth_budget_ms });
+    } catch (error) {
+      // The official server passes the HTTP client's error text through (protocol.md §6).
+      return cc.failText(error instanceof Error ? error.message : String(error));
+    }
+    if (record.player !== user.id) return cc.fail("invalid-record");
+    if (!stillCurrent(core, cc, user)) return cc.fail("connection-replaced");
+    const room = core.roomOf(user);
+    if (!room) return cc.fail("no-room");
+    const data = { ...record, std: record.std ?? 0, std_score: record.std_score ?? 0 };
+    run(core, cc, room, (r) => played(r, user.id, data, core.roomCtx()));
+  },
+  Abort: (core, cc) => {
+    const found = inRoom(core, cc);
+    if (found) run(core, cc, found[1], (room) => abort(room, found[0].id, core.roomCtx()));
+  },
+};
+
+/** Runs one inbound command of a session and guarantees its reply. */
+export async function dispatch(core: ServerCore, session: Session, inbound: Inbound): Promise<void> {
+  const cc = new CommandContext(core, session, inbound);
+  const type = inbound.cmd.type;
+  core.counters.inc("request_received");
+  try {
+    if (session.state !== "active" && !PRE_AUTH.has(type)) {
+      // Before login only Ping and the authenticate commands make sense; the
+      // rest still get their error reply (spec 3 §4.1 rule 1).
+      if (session.state === "failed") return;
+      cc.fail("not-authenticated");
+      return;
+    }
+    if (session.state === "active" && !PRE_AUTH.has(type)) {
+      const user = cc.user;
+      if (!user || user.session !== session) {
+        // A replaced connection must not act for the user any more.
+        cc.fail("connection-replaced");
+        return;
+      }
+      if (ROOM_COMMANDS.has(type) && (session.category === "console" || session.category === "room-monitor")) {
+        cc.fail("invalid-session-command");
+        return;
+      }
+    }
+    await (HANDLERS[type] as Handler<ClientCommandType>)(core, cc);
+  } finally {
+    if (cc.replyType && !cc.answered && session.open && session.state !== "failed") {
+      core.counters.inc("silent_response_paths");
+      core.ctx.log.error("command finished without a reply; sending an error", { command: type, session: session.id });
+      cc.failText("internal error");
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * What the game server is built from: configuration values it reads and the
+ * injected I/O seams (clock, random, logger, upstream, event bus). `main.ts`
+ * builds one {@link ServerContext}; tests build their own.
+ *
+ * @module
+ */
+
+import type { EventBus } from "../events/mod.ts";
+import type { Clock } from "../util/clock.ts";
+import type { Logger } from "../util/log.ts";
+import type { Random } from "../util/random.ts";
+
+/** The configuration keys the game server reads (spec 3 §2.3; a subset of `Config`). */
+export interface GameServerConfig {
+  readonly port: number;
+  readonly bind_address: string;
+  readonly monitors: readonly number[];
+  readonly chat_enabled: boolean;
+  readonly room_creation_enabled: boolean;
+  readonly max_rooms: number | null;
+  readonly max_users_per_room: number;
+  readonly max_sessions: number;
+  readonly max_pending_auth: number;
+  readonly play_history_cache_size: number;
+  readonly chat_history_limit: number;
+  readonly heartbeat_timeout: number;
+  readonly auth_timeout: number;
+  readonly dangle_grace: number;
+  readonly playing_reconnect_grace: number;
+  readonly auth_budget_ms: number;
+  readonly graceful_shutdown_timeout: number;
+}
+
+/** Identity returned by the upstream `/me`. */
+export interface UpstreamIdentity {
+  readonly id: number;
+  readonly name: string;
+  readonly language: string;
+}
+
+/** A record as returned by the upstream `/record/{id}` (`std` fields may be null). */
+export interface UpstreamRecordLike {
+  readonly id: number;
+  readonly player: number;
+  readonly score: number;
+  readonly perfect: number;
+  readonly good: number;
+  readonly bad: number;
+  readonly miss: number;
+  readonly max_combo: number;
+  readonly accuracy: number;
+  readonly full_combo: boolean;
+  readonly std?: number | null;
+  readonly std_score?: number | null;
+}
+
+/** Options of an upstream call. */
+export interface UpstreamCallOptions {
+  budgetMs?: number;
+}
+
+/** The upstream calls the game server makes (implemented by `src/upstream`). */
+export interface UpstreamApi {
+  me(token: string, options?: UpstreamCallOptions): Promise<UpstreamIdentity>;
+  chart(id: number, options?: UpstreamCallOptions): Promise<{ readonly id: number; readonly name: string }>;
+  record(id: number, options?: UpstreamCallOptions): Promise<UpstreamRecordLike>;
+}
+
+/** Everything the game server needs from outside. */
+export interface ServerContext {
+  readonly config: GameServerConfig;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly log: Logger;
+  readonly upstream: UpstreamApi;
+  readonly bus: EventBus;
+  /** New unique ids (rooms, rounds); defaults to `crypto.randomUUID`. */
+  readonly newUuid?: () => string;
+}

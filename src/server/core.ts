@@ -1,0 +1,222 @@
+/**
+ * The server's shared state and the runtime that applies room transitions:
+ * the registry of users, rooms and sessions, effect application (encode once,
+ * deliver to each recipient's current session), dangling users and the
+ * leave-on-disconnect path.
+ *
+ * @module
+ */
+
+import type { LeaveReason } from "../events/mod.ts";
+import { type Locale, type LocalText, resolveLocale, translate } from "../l10n/mod.ts";
+import { encodeServerCommand, type ServerCommand, type UserInfo } from "../protocol/mod.ts";
+import { leaveRoom, type ReplyValue, type Room, type RoomCtx, type Transition } from "../room/mod.ts";
+import type { Result } from "../protocol/mod.ts";
+import { isRoomScoped, type Session, type SessionCategory } from "../session/session.ts";
+import type { TimerHandle } from "../util/clock.ts";
+import { AuthCache } from "./auth_cache.ts";
+import type { ServerContext } from "./context.ts";
+import { Counters } from "./counters.ts";
+
+/** An authenticated user, online or dangling (spec 3 §2.2). */
+export interface User {
+  /** Game user id; negative for game-monitor sessions. */
+  readonly id: number;
+  name: string;
+  language: string;
+  locale: Locale;
+  category: SessionCategory;
+  /** Current room id, or null. */
+  roomId: string | null;
+  /** Monitor flag of the current membership. */
+  monitor: boolean;
+  /** Current session; null while dangling. */
+  session: Session | null;
+  /** Grace timer while dangling. */
+  dangle: TimerHandle | undefined;
+  readonly firstSeen: number;
+}
+
+/** Receives the reply of the command that caused a transition. */
+export interface Replier {
+  reply(result: Result<ReplyValue, LocalText>): void;
+}
+
+/** System chat messages use user id 0 (spec 3 §4.6 `send-chat`). */
+export const SYSTEM_USER = 0;
+
+/** Shared server state plus the effect runtime. */
+export class ServerCore {
+  readonly ctx: ServerContext;
+  readonly users = new Map<number, User>();
+  readonly rooms = new Map<string, Room>();
+  readonly sessions = new Set<Session>();
+  readonly counters = new Counters();
+  readonly authCache = new AuthCache(4096);
+  /** Logins in flight (bounded by `max_pending_auth`). */
+  pendingAuth = 0;
+  /** The connected room-monitor session, if any (issue 4). */
+  roomMonitor: Session | null = null;
+  /** Set once shutdown began: no new logins. */
+  shuttingDown = false;
+  readonly #newUuid: () => string;
+
+  constructor(ctx: ServerContext) {
+    this.ctx = ctx;
+    this.#newUuid = ctx.newUuid ?? (() => crypto.randomUUID());
+  }
+
+  /** Context for a room transition happening now. */
+  roomCtx(): RoomCtx {
+    const { config, clock, random } = this.ctx;
+    return {
+      now: clock.now(),
+      random,
+      newUuid: this.#newUuid,
+      chatHistoryLimit: config.chat_history_limit,
+      playHistoryLimit: config.play_history_cache_size,
+    };
+  }
+
+  /** Wire identity of a user. */
+  userInfo(user: User): UserInfo {
+    return { id: user.id, name: user.name, monitor: user.monitor };
+  }
+
+  /** Creates or refreshes a user record from an identity. */
+  upsertUser(id: number, name: string, language: string, category: SessionCategory): User {
+    let user = this.users.get(id);
+    if (!user) {
+      user = {
+        id,
+        name,
+        language,
+        locale: resolveLocale(language),
+        category,
+        roomId: null,
+        monitor: false,
+        session: null,
+        dangle: undefined,
+        firstSeen: this.ctx.clock.now(),
+      };
+      this.users.set(id, user);
+    } else {
+      user.name = name;
+      user.language = language;
+      user.locale = resolveLocale(language);
+      user.category = category;
+    }
+    return user;
+  }
+
+  /** Users with a live session. */
+  onlineUsers(): User[] {
+    return [...this.users.values()].filter((u) => u.session !== null);
+  }
+
+  /** Delivers a command to users' current sessions, encoded once. */
+  sendTo(ids: readonly number[], cmd: ServerCommand): void {
+    const frame = encodeServerCommand(cmd);
+    const scoped = isRoomScoped(cmd);
+    for (const id of ids) this.users.get(id)?.session?.push(frame, scoped);
+  }
+
+  /** A system chat line, localized per recipient (encoded once per locale). */
+  sendText(ids: readonly number[], text: LocalText): void {
+    const frames = new Map<Locale, Uint8Array>();
+    for (const id of ids) {
+      const user = this.users.get(id);
+      if (!user?.session) continue;
+      let frame = frames.get(user.locale);
+      if (!frame) {
+        const content = translate(user.locale, text.key, text.args);
+        frame = encodeServerCommand({ type: "Message", message: { type: "Chat", user: SYSTEM_USER, content } });
+        frames.set(user.locale, frame);
+      }
+      user.session.push(frame, false);
+    }
+  }
+
+  /**
+   * Applies a transition of room `roomId`: stores the new room (or deletes it)
+   * and runs the effects in order. The `reply` effect goes to `origin` only.
+   */
+  apply(roomId: string, t: Transition, origin: Replier | null): void {
+    if (t.room) this.rooms.set(t.room.id, t.room);
+    else this.rooms.delete(roomId);
+    for (const effect of t.effects) {
+      switch (effect.t) {
+        case "send":
+          this.sendTo(effect.to, effect.cmd);
+          break;
+        case "text":
+          this.sendText(effect.to, effect.text);
+          break;
+        case "reply":
+          origin?.reply(effect.result);
+          break;
+        case "membership": {
+          const user = this.users.get(effect.user);
+          if (user) {
+            user.roomId = effect.room;
+            user.monitor = effect.monitor;
+          }
+          break;
+        }
+        case "event":
+          this.ctx.bus.publish(effect.event);
+          break;
+      }
+    }
+  }
+
+  /** The room a user is in, clearing a stale reference to a deleted room. */
+  roomOf(user: User): Room | undefined {
+    if (!user.roomId) return undefined;
+    const room = this.rooms.get(user.roomId);
+    if (!room) {
+      user.roomId = null;
+      user.monitor = false;
+    }
+    return room;
+  }
+
+  /** Takes a user out of their room without a reply (disconnect, kick). */
+  removeFromRoom(user: User, reason: LeaveReason): void {
+    const room = this.roomOf(user);
+    if (!room) return;
+    this.apply(room.id, leaveRoom(room, user.id, this.roomCtx(), reason), null);
+  }
+
+  /**
+   * A session closed. If it was its user's current session the user dangles:
+   * in a room they keep it for `dangle_grace` (in a Playing room
+   * `playing_reconnect_grace`) and leave if they do not log in again in time
+   * (spec 3 §4.1; issue 3 "Heartbeat").
+   */
+  sessionClosed(session: Session): void {
+    this.sessions.delete(session);
+    if (this.roomMonitor === session) this.roomMonitor = null;
+    if (session.userId === null) return;
+    const user = this.users.get(session.userId);
+    if (!user || user.session !== session) return;
+    user.session = null;
+    this.ctx.bus.publish({ kind: "user.offline", user: user.id, name: user.name });
+    const room = this.roomOf(user);
+    if (!room) {
+      this.users.delete(user.id);
+      return;
+    }
+    if (this.shuttingDown) return;
+    const { config, clock } = this.ctx;
+    const graceSecs = room.phase.kind === "play" ? config.playing_reconnect_grace : config.dangle_grace;
+    this.ctx.log.info("user dangling", { user: user.id, room: room.id, grace_s: graceSecs });
+    user.dangle = clock.setTimeout(() => {
+      user.dangle = undefined;
+      if (user.session || this.users.get(user.id) !== user) return;
+      this.ctx.log.info("dangling user did not come back, leaving room", { user: user.id, room: user.roomId ?? "" });
+      this.removeFromRoom(user, "disconnect");
+      this.users.delete(user.id);
+    }, graceSecs * 1000);
+  }
+}

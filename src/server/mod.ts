@@ -1,0 +1,11 @@
+/**
+ * The game server: registry, command dispatch, login and the TCP listener.
+ *
+ * @module
+ */
+
+export * from "./context.ts";
+export * from "./counters.ts";
+export * from "./core.ts";
+export * from "./server.ts";
+export { MONITOR_NAME_SUFFIX } from "./login.ts";

@@ -1,0 +1,148 @@
+/**
+ * The game server's network side: the TCP listener, per-connection sessions,
+ * connection limits and graceful shutdown (issue 3 "Sessions", "Lifecycle").
+ *
+ * The accept loop never waits for a connection to do anything: each one gets
+ * its own session task, so a silent client cannot delay anyone else's login
+ * (unlike the official server, protocol.md §5.1 quirk 7).
+ *
+ * @module
+ */
+
+import { Session, type Transport } from "../session/session.ts";
+import type { TimerHandle } from "../util/clock.ts";
+import { dispatch } from "./commands.ts";
+import type { ServerContext } from "./context.ts";
+import { ServerCore } from "./core.ts";
+
+/** Connections accepted beyond `max_sessions` only to tell them the server is full. */
+const OVERFLOW_SLACK = 64;
+
+/** Normalizes `::ffff:1.2.3.4` (IPv4 on a dual-stack socket) to `1.2.3.4`. */
+export function normalizeIp(ip: string): string {
+  return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
+}
+
+/** A running game server. */
+export class GameServer {
+  readonly core: ServerCore;
+  readonly ctx: ServerContext;
+  #listener: Deno.TcpListener | null = null;
+  #acceptLoop: Promise<void> | null = null;
+  #nextSession = 1;
+  #stopped: Promise<void> | null = null;
+
+  constructor(ctx: ServerContext) {
+    this.ctx = ctx;
+    this.core = new ServerCore(ctx);
+  }
+
+  /** The bound address, once listening. */
+  get address(): Deno.NetAddr | null {
+    return this.#listener ? (this.#listener.addr as Deno.NetAddr) : null;
+  }
+
+  /**
+   * Binds `bind_address:port` (port 0 = any free port). A dual-stack `::`
+   * falls back to `0.0.0.0` where IPv6 is unavailable.
+   */
+  listen(): Deno.NetAddr {
+    const { bind_address: hostname, port } = this.ctx.config;
+    try {
+      this.#listener = Deno.listen({ hostname, port, transport: "tcp" });
+    } catch (error) {
+      if (hostname !== "::" || error instanceof Deno.errors.AddrInUse) throw error;
+      this.ctx.log.warn("IPv6 unavailable, listening on IPv4 only", { reason: String(error) });
+      this.#listener = Deno.listen({ hostname: "0.0.0.0", port, transport: "tcp" });
+    }
+    this.#acceptLoop = this.#accept(this.#listener);
+    return this.#listener.addr as Deno.NetAddr;
+  }
+
+  async #accept(listener: Deno.TcpListener): Promise<void> {
+    try {
+      for await (const conn of listener) {
+        try {
+          conn.setNoDelay(true);
+        } catch {
+          // Connection already gone.
+        }
+        const addr = conn.remoteAddr as Deno.NetAddr;
+        this.attach(conn, normalizeIp(addr.hostname));
+      }
+    } catch (error) {
+      if (!this.core.shuttingDown) this.ctx.log.error("accept loop failed", { error: String(error) });
+    }
+  }
+
+  /**
+   * Starts a session on any transport (a TCP connection, or a virtual one in
+   * tests and benchmarks). Returns null when the server refuses it outright.
+   */
+  attach(transport: Transport, ip: string): Session | null {
+    const core = this.core;
+    const { config, clock, log } = this.ctx;
+    if (core.shuttingDown || core.sessions.size >= config.max_sessions + OVERFLOW_SLACK) {
+      core.counters.inc("sessions_rejected_full");
+      try {
+        transport.close();
+      } catch {
+        // Ignore.
+      }
+      return null;
+    }
+    const id = this.#nextSession++;
+    const session = new Session(transport, {
+      handle: (s, inbound) => dispatch(core, s, inbound),
+      closed: (s, reason) => {
+        s.log.debug("session closed", { reason });
+        core.sessionClosed(s);
+      },
+      count: (name) => core.counters.inc(name),
+    }, {
+      id,
+      ip,
+      clock,
+      log: log.child({ session: id }),
+      heartbeatTimeoutMs: config.heartbeat_timeout * 1000,
+      authTimeoutMs: config.auth_timeout * 1000,
+    });
+    session.overCapacity = core.sessions.size >= config.max_sessions;
+    core.sessions.add(session);
+    session.log.debug("connection accepted", { ip });
+    void session.run();
+    return session;
+  }
+
+  /**
+   * Graceful shutdown: stop accepting, tell every player (localized), let
+   * queued replies flush, and close everything within
+   * `graceful_shutdown_timeout` (issue 3 "Lifecycle").
+   */
+  shutdown(): Promise<void> {
+    if (!this.#stopped) this.#stopped = this.#shutdown();
+    return this.#stopped;
+  }
+
+  async #shutdown(): Promise<void> {
+    const core = this.core;
+    const { clock, config, log } = this.ctx;
+    core.shuttingDown = true;
+    try {
+      this.#listener?.close();
+    } catch {
+      // Already closed.
+    }
+    await this.#acceptLoop;
+    const sessions = [...core.sessions];
+    const players = sessions.filter((s) => s.state === "active" && s.userId !== null).map((s) => s.userId!);
+    core.sendText(players, { key: "server-shutting-down" });
+    let timer: TimerHandle | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, config.graceful_shutdown_timeout * 1000)));
+    await Promise.race([Promise.all(sessions.map((s) => s.outbound.drained())), deadline]);
+    clock.clearTimeout(timer);
+    for (const s of sessions) s.close("shutdown");
+    for (const user of core.users.values()) clock.clearTimeout(user.dangle);
+    log.info("game server stopped", { sessions: sessions.length });
+  }
+}

@@ -1,0 +1,76 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { type ByteSink, OutboundQueue } from "./outbound.ts";
+
+/** A sink whose writes complete only when released, like a client that stopped reading. */
+class GatedSink implements ByteSink {
+  writes: number[][] = [];
+  #release: (() => void)[] = [];
+  gated = true;
+  write(bytes: Uint8Array): Promise<number> {
+    this.writes.push([...bytes]);
+    if (!this.gated) return Promise.resolve(bytes.length);
+    return new Promise((resolve) => this.#release.push(() => resolve(bytes.length)));
+  }
+  release(): void {
+    for (const r of this.#release.splice(0)) r();
+  }
+}
+
+const frame = (...bytes: number[]) => new Uint8Array(bytes);
+
+Deno.test("OutboundQueue coalesces frames queued during a write and reports flushes in order", async () => {
+  const sink = new GatedSink();
+  const q = new OutboundQueue(sink);
+  const first = q.push(frame(1));
+  const second = q.push(frame(2, 2));
+  const third = q.push(frame(3));
+  const flushed = q.flushed(third);
+  equal(sink.writes.length, 1);
+  sink.release();
+  await Promise.resolve();
+  await Promise.resolve();
+  sink.release();
+  equal(await flushed, true);
+  deepEqual(sink.writes, [[1], [2, 2, 3]]);
+  deepEqual([first, second, third, q.flushedSeq], [1, 2, 3, 3]);
+  await q.drained();
+  equal(q.pendingBytes, 0);
+});
+
+Deno.test("OutboundQueue stops with overflow when a client does not read", async () => {
+  const sink = new GatedSink();
+  const stops: string[] = [];
+  const q = new OutboundQueue(sink, { maxFrames: 3, maxBytes: 100 }, (reason) => stops.push(reason));
+  q.push(frame(1));
+  const waiting = q.flushed(q.push(frame(2)));
+  q.push(frame(3));
+  q.push(frame(4));
+  equal(q.push(frame(5)), 0);
+  deepEqual(stops, ["overflow"]);
+  equal(q.stopped, "overflow");
+  equal(await waiting, false);
+  sink.release();
+});
+
+Deno.test("OutboundQueue enforces the byte limit and reports write errors", async () => {
+  const stops: string[] = [];
+  const q = new OutboundQueue({ write: () => Promise.reject(new Error("broken pipe")) }, { maxBytes: 4 }, (r) => stops.push(r));
+  const seq = q.push(frame(1, 2));
+  equal(await q.flushed(seq), false);
+  deepEqual(stops, ["write-error"]);
+  const big = new OutboundQueue({ write: (b) => Promise.resolve(b.length) }, { maxBytes: 4 }, (r) => stops.push(r));
+  equal(big.push(new Uint8Array(5)), 0);
+  deepEqual(stops, ["write-error", "overflow"]);
+});
+
+Deno.test("OutboundQueue.close discards frames without calling onStop", async () => {
+  const sink = new GatedSink();
+  const stops: string[] = [];
+  const q = new OutboundQueue(sink, {}, (r) => stops.push(r));
+  const seq = q.push(frame(1));
+  q.close();
+  equal(await q.flushed(seq), false);
+  equal(q.push(frame(2)), 0);
+  deepEqual(stops, []);
+  sink.release();
+});
