@@ -12,7 +12,10 @@ import type { DomainEvent, DomainEventInput, DomainEventKind } from "./types.ts"
 import { TELEMETRY_KINDS } from "./types.ts";
 
 /** What a subscriber reads: an event, or a note that events were skipped. */
-export type BusItem = { readonly type: "event"; readonly event: DomainEvent } | { readonly type: "lagged"; readonly skipped: number };
+export type BusItem = { readonly type: "event"; readonly event: DomainEvent } | {
+  readonly type: "lagged";
+  readonly skipped: number;
+};
 
 /** Options of {@link EventBus.subscribe}. */
 export interface SubscribeOptions {
@@ -161,7 +164,7 @@ export class EventBus {
     const event = { ...input, seq: ++this.#seq, time: this.#now() } as DomainEvent;
     this.#published++;
     const specific = this.#byKind.get(event.kind);
-    if (specific) for (const sub of specific) if (!sub.filter || sub.filter(event)) sub.push(event);
+    if (specific) { for (const sub of specific) if (!sub.filter || sub.filter(event)) sub.push(event); }
     if (!TELEMETRY_KINDS.has(event.kind)) {
       for (const sub of this.#defaults) if (!sub.filter || sub.filter(event)) sub.push(event);
     }
@@ -173,7 +176,7 @@ export class EventBus {
   subscribe(options: SubscribeOptions = {}): Subscription {
     const kinds = options.kinds ? [...new Set(options.kinds)] : null;
     const sub: Subscription = new Subscription(options.capacity ?? 1024, () => {
-      if (kinds) for (const k of kinds) this.#byKind.get(k)?.delete(sub);
+      if (kinds) { for (const k of kinds) this.#byKind.get(k)?.delete(sub); }
       else this.#defaults.delete(sub);
     }, options.filter);
     if (kinds) {

@@ -2,7 +2,13 @@ import { deepEqual, equal } from "node:assert/strict";
 import { EventBus } from "./bus.ts";
 import type { DomainEventInput } from "./types.ts";
 
-const online = (user: number): DomainEventInput => ({ kind: "user.online", user, name: `u${user}`, language: "en-US", ip: null });
+const online = (user: number): DomainEventInput => ({
+  kind: "user.online",
+  user,
+  name: `u${user}`,
+  language: "en-US",
+  ip: null,
+});
 const touches = (user: number): DomainEventInput => ({
   kind: "touches",
   room: "r",
@@ -26,7 +32,9 @@ Deno.test("a lagging subscriber gets lagged {skipped} once and then the newest e
   for (let i = 1; i <= 5; i++) bus.publish(online(i));
   deepEqual(await sub.next(), { type: "lagged", skipped: 2 });
   const users = [];
-  for (let item = sub.tryNext(); item; item = sub.tryNext()) if (item.type === "event" && item.event.kind === "user.online") users.push(item.event.user);
+  for (let item = sub.tryNext(); item; item = sub.tryNext()) {
+    if (item.type === "event" && item.event.kind === "user.online") users.push(item.event.user);
+  }
   deepEqual(users, [3, 4, 5]);
   equal(sub.totalSkipped, 2);
   sub.close();

@@ -26,7 +26,10 @@ export type DomainEventInput =
   | ({ readonly kind: "room.created"; readonly by: number | null; readonly data: RoomData } & RoomScoped)
   | ({ readonly kind: "room.updated"; readonly changes: PartialRoomData } & RoomScoped)
   | ({ readonly kind: "room.deleted" } & RoomScoped)
-  | ({ readonly kind: "room.joined"; readonly user: number; readonly name: string; readonly monitor: boolean } & RoomScoped)
+  | (
+    & { readonly kind: "room.joined"; readonly user: number; readonly name: string; readonly monitor: boolean }
+    & RoomScoped
+  )
   | ({
     readonly kind: "room.left";
     readonly user: number;
@@ -58,9 +61,25 @@ export type DomainEventInput =
     readonly startedAt: number;
   } & RoomScoped)
   | ({ readonly kind: "chat.message"; readonly user: number; readonly content: string } & RoomScoped)
-  | ({ readonly kind: "touches"; readonly user: number; readonly round: string | null; readonly frames: readonly TouchFrame[] } & RoomScoped)
-  | ({ readonly kind: "judges"; readonly user: number; readonly round: string | null; readonly judges: readonly JudgeEvent[] } & RoomScoped)
-  | { readonly kind: "user.online"; readonly user: number; readonly name: string; readonly language: string; readonly ip: string | null }
+  | ({
+    readonly kind: "touches";
+    readonly user: number;
+    readonly round: string | null;
+    readonly frames: readonly TouchFrame[];
+  } & RoomScoped)
+  | ({
+    readonly kind: "judges";
+    readonly user: number;
+    readonly round: string | null;
+    readonly judges: readonly JudgeEvent[];
+  } & RoomScoped)
+  | {
+    readonly kind: "user.online";
+    readonly user: number;
+    readonly name: string;
+    readonly language: string;
+    readonly ip: string | null;
+  }
   | { readonly kind: "user.offline"; readonly user: number; readonly name: string };
 
 /** Event kinds. */

@@ -92,7 +92,9 @@ export function joinRoom(room: Room, user: Member, ctx: RoomCtx, options: JoinOp
   tx.message({ type: "JoinRoom", user: member.id, name: member.name });
   tx.effects.push({ t: "reply", result: { ok: true, value: joinResponse(tx.r) } });
   // After the reply the joiner has room state: replay the chat history (spec 3 §2.1).
-  for (const line of tx.r.chat) tx.to([member.id], { type: "Message", message: { type: "Chat", user: line.user, content: line.content } });
+  for (const line of tx.r.chat) {
+    tx.to([member.id], { type: "Message", message: { type: "Chat", user: line.user, content: line.content } });
+  }
   return tx.done();
 }
 
@@ -202,7 +204,13 @@ export function cancelReady(room: Room, userId: number, ctx: RoomCtx): Transitio
  */
 export function played(room: Room, userId: number, record: RecordData, ctx: RoomCtx): Transition {
   const tx = new Tx(room, ctx);
-  tx.message({ type: "Played", user: userId, score: record.score, accuracy: record.accuracy, full_combo: record.full_combo });
+  tx.message({
+    type: "Played",
+    user: userId,
+    score: record.score,
+    accuracy: record.accuracy,
+    full_combo: record.full_combo,
+  });
   const phase = room.phase;
   tx.event({
     kind: "round.scored",

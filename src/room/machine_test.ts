@@ -25,7 +25,13 @@ const M: Member = { id: 9, name: "M", monitor: true };
 
 function ctx(seed = 1): RoomCtx {
   let n = 0;
-  return { now: 1000, random: new SeededRandom(seed), newUuid: () => `uuid-${++n}`, chatHistoryLimit: 3, playHistoryLimit: 2 };
+  return {
+    now: 1000,
+    random: new SeededRandom(seed),
+    newUuid: () => `uuid-${++n}`,
+    chatHistoryLimit: 3,
+    playHistoryLimit: 2,
+  };
 }
 
 function describeCmd(cmd: ServerCommand): string {
@@ -163,7 +169,11 @@ Deno.test("selectChart and requestStart: message order and preconditions", () =>
   let room = createRoom("abc", A, c, { maxPlayers: 8 }).room!;
   deepEqual(wire(requestStart(room, 1, c)), ["reply Err(start-no-chart-selected)"]);
   const sel = selectChart(room, 1, { id: 7, name: "Seven" }, c);
-  deepEqual(wire(sel), ['1 Message.SelectChart{"user":1,"name":"Seven","id":7}', "1 ChangeState(SelectChart:7)", "reply Ok"]);
+  deepEqual(wire(sel), [
+    '1 Message.SelectChart{"user":1,"name":"Seven","id":7}',
+    "1 ChangeState(SelectChart:7)",
+    "reply Ok",
+  ]);
   room = joinRoom(sel.room!, B, c, { canMonitor: false }).room!;
   deepEqual(wire(selectChart(room, 2, { id: 8, name: "x" }, c)), ["reply Err(only-host)"]);
   deepEqual(wire(requestStart(room, 2, c)), ["reply Err(only-host)"]);
@@ -196,7 +206,12 @@ Deno.test("ready: every player and monitor must be ready; other states reply Ok"
   deepEqual(wire(b), ['1,2,9 Message.Ready{"user":2}', "reply Ok"]);
   room = b.room!;
   const m = ready(room, 9, c);
-  deepEqual(wire(m), ['1,2,9 Message.Ready{"user":9}', "1,2,9 Message.StartPlaying", "1,2,9 ChangeState(Playing)", "reply Ok"]);
+  deepEqual(wire(m), [
+    '1,2,9 Message.Ready{"user":9}',
+    "1,2,9 Message.StartPlaying",
+    "1,2,9 ChangeState(Playing)",
+    "reply Ok",
+  ]);
   deepEqual(wire(ready(m.room!, 2, c)), ["reply Ok"]);
 });
 
@@ -228,7 +243,12 @@ Deno.test("played and abort: broadcast, all-done, GameEnd, chart stays selected"
   deepEqual(wire(played(room, 1, record(1), c)).slice(1), ["reply Err(already-uploaded)"]);
   deepEqual(wire(abort(room, 1, c)), ["reply Err(already-uploaded)"]);
   const a = abort(room, 2, c);
-  deepEqual(wire(a), ['1,2,9 Message.Abort{"user":2}', "1,2,9 Message.GameEnd", "1,2,9 ChangeState(SelectChart:7)", "reply Ok"]);
+  deepEqual(wire(a), [
+    '1,2,9 Message.Abort{"user":2}',
+    "1,2,9 Message.GameEnd",
+    "1,2,9 ChangeState(SelectChart:7)",
+    "reply Ok",
+  ]);
   deepEqual(events(a), ["round.completed", "room.updated"]);
   room = a.room!;
   equal(room.rounds.length, 1);

@@ -63,12 +63,18 @@ export class Tx {
   event(event: DistributiveOmit<DomainEventInput, "room" | "uuid" | "hidden">): void {
     const r = this.room;
     if (!r) return;
-    this.effects.push({ t: "event", event: { ...event, room: r.id, uuid: r.uuid, hidden: r.hidden } as DomainEventInput });
+    this.effects.push({
+      t: "event",
+      event: { ...event, room: r.id, uuid: r.uuid, hidden: r.hidden } as DomainEventInput,
+    });
   }
 
   /** Publishes `room.updated` with the changed fields. */
   updated(changes: Partial<PartialRoomData>): void {
-    this.event({ kind: "room.updated", changes: { host: null, lock: null, cycle: null, chart: null, state: null, ...changes } });
+    this.event({
+      kind: "room.updated",
+      changes: { host: null, lock: null, cycle: null, chart: null, state: null, ...changes },
+    });
   }
 
   /** Replies Ok. */

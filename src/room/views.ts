@@ -81,7 +81,11 @@ export function clientRoomState(room: Room, viewer: number): ClientRoomState {
 
 /** `JoinRoomResponse`: players first in join order, then monitors, including the joiner. */
 export function joinResponse(room: Room): JoinRoomResponse {
-  return { state: clientState(room), users: [...room.players.map(userInfo), ...room.monitors.map(userInfo)], live: room.live };
+  return {
+    state: clientState(room),
+    users: [...room.players.map(userInfo), ...room.monitors.map(userInfo)],
+    live: room.live,
+  };
 }
 
 /** A settled round as protocol `RoundData`. */

@@ -53,7 +53,10 @@ export class CommandContext<T extends ClientCommandType = ClientCommandType> imp
   /** Sends a fully built reply command. */
   replyCommand(cmd: ServerCommand): number {
     if (this.answered) {
-      this.core.ctx.log.error("second reply to one command suppressed", { command: this.cmd.type, session: this.session.id });
+      this.core.ctx.log.error("second reply to one command suppressed", {
+        command: this.cmd.type,
+        session: this.session.id,
+      });
       return 0;
     }
     this.answered = true;

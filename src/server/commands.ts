@@ -34,7 +34,13 @@ import { relayTelemetry } from "./telemetry.ts";
 type Handler<T extends ClientCommandType> = (core: ServerCore, cc: CommandContext<T>) => void | Promise<void>;
 
 /** Commands a session may send before it is authenticated. */
-const PRE_AUTH = new Set<ClientCommandType>(["Ping", "Authenticate", "ConsoleAuthenticate", "GameMonitorAuthenticate", "RoomMonitorAuthenticate"]);
+const PRE_AUTH = new Set<ClientCommandType>([
+  "Ping",
+  "Authenticate",
+  "ConsoleAuthenticate",
+  "GameMonitorAuthenticate",
+  "RoomMonitorAuthenticate",
+]);
 
 /** Room commands, refused on console and room-monitor sessions. */
 const ROOM_COMMANDS = new Set<ClientCommandType>([
@@ -124,7 +130,12 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     if (!room) return cc.fail("room-not-found");
     if (user.category === "game-monitor" && !cc.cmd.monitor) return cc.fail("game-monitor-must-monitor");
     const canMonitor = user.category === "game-monitor" || core.ctx.config.monitors.includes(user.id);
-    run(core, cc, room, (r) => joinRoom(r, { id: user.id, name: user.name, monitor: cc.cmd.monitor }, core.roomCtx(), { canMonitor }));
+    run(
+      core,
+      cc,
+      room,
+      (r) => joinRoom(r, { id: user.id, name: user.name, monitor: cc.cmd.monitor }, core.roomCtx(), { canMonitor }),
+    );
   },
   LeaveRoom: (core, cc) => {
     const user = cc.user!;
@@ -156,7 +167,11 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
       name = (await core.ctx.upstream.chart(id, { budgetMs: core.ctx.config.auth_budget_ms })).name;
     } catch (error) {
       // spec 3 §3.1 rule 5: on failure the name falls back to `#<id>`.
-      core.ctx.log.info("chart lookup failed, using fallback name", { room: room.id, chart: id, reason: String(error) });
+      core.ctx.log.info("chart lookup failed, using fallback name", {
+        room: room.id,
+        chart: id,
+        reason: String(error),
+      });
       name = `#${id}`;
     }
     if (!stillCurrent(core, cc, user)) return cc.fail("connection-replaced");

@@ -35,7 +35,12 @@ async function resolveIdentity(core: ServerCore, token: string): Promise<Upstrea
   }
   core.counters.inc("auth_cache_misses");
   const identity = await core.ctx.upstream.me(token, { budgetMs: core.ctx.config.auth_budget_ms });
-  core.authCache.set(hash, { user_id: identity.id, name: identity.name, language: identity.language, cached_at: core.ctx.clock.now() });
+  core.authCache.set(hash, {
+    user_id: identity.id,
+    name: identity.name,
+    language: identity.language,
+    cached_at: core.ctx.clock.now(),
+  });
   return identity;
 }
 
@@ -74,7 +79,10 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
     identity = await resolveIdentity(core, cmd.token);
   } catch (error) {
     core.counters.inc("auth_failures");
-    log.info("authentication failed", { session: session.id, reason: error instanceof Error ? error.message : String(error) });
+    log.info("authentication failed", {
+      session: session.id,
+      reason: error instanceof Error ? error.message : String(error),
+    });
     if (!session.open) return;
     session.state = "failed";
     cc.fail("auth-failed");
@@ -95,7 +103,12 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
 }
 
 /** Makes `cc.session` the user's current connection and answers the login. */
-function bind<T extends TokenCommand>(core: ServerCore, cc: CommandContext<T>, user: User, category: SessionCategory): void {
+function bind<T extends TokenCommand>(
+  core: ServerCore,
+  cc: CommandContext<T>,
+  user: User,
+  category: SessionCategory,
+): void {
   const { session } = cc;
   const { clock, log, bus } = core.ctx;
   clock.clearTimeout(user.dangle);
@@ -112,9 +125,17 @@ function bind<T extends TokenCommand>(core: ServerCore, cc: CommandContext<T>, u
     // A client reconnecting into a waiting or running round learns the chart
     // only from SelectChart; without it the official client panics when the
     // round starts (TeamFlos/phira-mp#33). Repeat it, then the state.
-    core.sendTo([user.id], { type: "Message", message: { type: "SelectChart", user: room.hostId ?? 0, name: room.chart.name, id: room.chart.id } });
+    core.sendTo([user.id], {
+      type: "Message",
+      message: { type: "SelectChart", user: room.hostId ?? 0, name: room.chart.name, id: room.chart.id },
+    });
   }
-  log.info("user authenticated", { user: user.id, session: session.id, room: room?.id, reconnect: previous !== null || room !== undefined });
+  log.info("user authenticated", {
+    user: user.id,
+    session: session.id,
+    room: room?.id,
+    reconnect: previous !== null || room !== undefined,
+  });
   bus.publish({ kind: "user.online", user: user.id, name: user.name, language: user.language, ip: session.ip });
   const started = cc.inbound.receivedAt;
   void session.outbound.flushed(seq).then((flushed) => {

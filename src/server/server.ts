@@ -138,7 +138,9 @@ export class GameServer {
     const players = sessions.filter((s) => s.state === "active" && s.userId !== null).map((s) => s.userId!);
     core.sendText(players, { key: "server-shutting-down" });
     let timer: TimerHandle | undefined;
-    const deadline = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, config.graceful_shutdown_timeout * 1000)));
+    const deadline = new Promise<void>((
+      resolve,
+    ) => (timer = clock.setTimeout(resolve, config.graceful_shutdown_timeout * 1000)));
     await Promise.race([Promise.all(sessions.map((s) => s.outbound.drained())), deadline]);
     clock.clearTimeout(timer);
     for (const s of sessions) s.close("shutdown");

@@ -44,7 +44,11 @@ export class OutboundQueue {
   #onStop: (reason: OutboundStop, error?: unknown) => void;
 
   /** `onStop` is called once when the queue stops by itself (overflow or write error). */
-  constructor(sink: ByteSink, limits: OutboundLimits = {}, onStop: (reason: OutboundStop, error?: unknown) => void = () => {}) {
+  constructor(
+    sink: ByteSink,
+    limits: OutboundLimits = {},
+    onStop: (reason: OutboundStop, error?: unknown) => void = () => {},
+  ) {
     this.#sink = sink;
     this.#maxFrames = limits.maxFrames ?? 4096;
     this.#maxBytes = limits.maxBytes ?? 4 * 1024 * 1024;
@@ -122,7 +126,9 @@ export class OutboundQueue {
     const first = this.#frames[this.#head]!;
     let count = 1;
     let total = first.length;
-    while (this.#head + count < this.#frames.length && total + this.#frames[this.#head + count]!.length <= this.#maxWrite) {
+    while (
+      this.#head + count < this.#frames.length && total + this.#frames[this.#head + count]!.length <= this.#maxWrite
+    ) {
       total += this.#frames[this.#head + count]!.length;
       count++;
     }

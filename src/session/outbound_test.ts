@@ -54,7 +54,11 @@ Deno.test("OutboundQueue stops with overflow when a client does not read", async
 
 Deno.test("OutboundQueue enforces the byte limit and reports write errors", async () => {
   const stops: string[] = [];
-  const q = new OutboundQueue({ write: () => Promise.reject(new Error("broken pipe")) }, { maxBytes: 4 }, (r) => stops.push(r));
+  const q = new OutboundQueue(
+    { write: () => Promise.reject(new Error("broken pipe")) },
+    { maxBytes: 4 },
+    (r) => stops.push(r),
+  );
   const seq = q.push(frame(1, 2));
   equal(await q.flushed(seq), false);
   deepEqual(stops, ["write-error"]);

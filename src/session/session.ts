@@ -12,6 +12,7 @@
  */
 
 import {
+  type ClientCommand,
   ClientCommand as ClientCommandCodec,
   encodeServerCommand,
   FrameDecoder,
@@ -19,7 +20,6 @@ import {
   ProtocolError,
   Reader,
   REPLY_OF,
-  type ClientCommand,
   type ServerCommand,
   type ServerCommandType,
 } from "../protocol/mod.ts";
@@ -71,7 +71,9 @@ export interface SessionHooks {
   /** Called once when the session closes. */
   closed(session: Session, reason: CloseReason): void;
   /** Counts compatibility problems (see `Counters`). */
-  count(name: "critical_compat_drop" | "unsolicited_reply_blocked" | "malformed_frames" | "slow_client_disconnects"): void;
+  count(
+    name: "critical_compat_drop" | "unsolicited_reply_blocked" | "malformed_frames" | "slow_client_disconnects",
+  ): void;
 }
 
 /** Settings of a session. */
@@ -260,7 +262,10 @@ export class Session {
         try {
           await this.#hooks.handle(this, inbound);
         } catch (error) {
-          this.log.error("command handler failed", { command: inbound.cmd.type, error: error instanceof Error ? error.stack ?? error.message : String(error) });
+          this.log.error("command handler failed", {
+            command: inbound.cmd.type,
+            error: error instanceof Error ? error.stack ?? error.message : String(error),
+          });
         }
       }
     } finally {

@@ -1,0 +1,108 @@
+/**
+ * Chorus command-line entry point.
+ *
+ *   chorus [start]        run the game server (default)
+ *   chorus check-config   print the effective configuration with sources
+ *   chorus dev            run the development upstream and a server using it
+ *
+ * Configuration flags (`--port`, `--config <file>`, …) apply to every command.
+ *
+ * @module
+ */
+
+import { startApp } from "./src/app.ts";
+import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
+import { devToken, serveDevApi } from "./src/upstream/mod.ts";
+
+const USAGE = `Chorus — multiplayer server for Phira
+
+Usage: chorus [command] [--config <file>] [--<key> <value> …]
+
+Commands:
+  start          run the game server (default)
+  check-config   print the effective configuration, the source of each value, secrets masked
+  dev            run the development upstream on 127.0.0.1:12380 and a server that uses it
+  help           show this text
+
+Every configuration key can be set in server_config.yml, as PM_<KEY> in the
+environment, or as --<key-in-kebab-case> on the command line (in that order of
+precedence). See README.md.`;
+
+/** Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 invalid configuration. */
+const EXIT = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
+
+function print(lines: string | string[]): void {
+  console.log(Array.isArray(lines) ? lines.join("\n") : lines);
+}
+
+/** Runs until SIGINT/SIGTERM, then shuts down gracefully. */
+async function serve(loaded: LoadedConfig): Promise<number> {
+  const app = startApp(loaded);
+  const log = app.logs.logger();
+  const { promise: signalled, resolve } = Promise.withResolvers<string>();
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, () => resolve(signal));
+  const signal = await signalled;
+  log.info("shutting down", { signal });
+  // A second signal, or a stuck shutdown, ends the process anyway.
+  const grace = (loaded.config.graceful_shutdown_timeout + 5) * 1000;
+  const force = setTimeout(() => {
+    log.error("shutdown did not finish in time; exiting");
+    Deno.exit(EXIT.runtime);
+  }, grace);
+  for (const s of signals) Deno.addSignalListener(s, () => Deno.exit(EXIT.runtime));
+  await app.stop();
+  clearTimeout(force);
+  return EXIT.ok;
+}
+
+async function dev(loaded: LoadedConfig): Promise<number> {
+  const upstream = serveDevApi({ port: 12380, hostname: "127.0.0.1" });
+  print([
+    `development upstream: ${upstream.url}`,
+    `tokens: Alice (100) ${devToken(100)}   Bob (200) ${devToken(200)}   zh-CN (300) ${devToken(300, "zh-CN")}`,
+  ]);
+  const config = { ...loaded.config, game_api_endpoint: upstream.url };
+  try {
+    return await serve({ ...loaded, config });
+  } finally {
+    await upstream.close();
+  }
+}
+
+async function main(args: string[]): Promise<number> {
+  let loaded: LoadedConfig;
+  try {
+    loaded = loadConfig({ args });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return EXIT.config;
+    }
+    throw error;
+  }
+  const [command = "start", ...extra] = loaded.rest;
+  if (command === "help" || command === "--help" || command === "-h") {
+    print(USAGE);
+    return EXIT.ok;
+  }
+  const unknown = extra.filter((a) => a.startsWith("-"));
+  if (unknown.length) {
+    console.error(`Unknown option${unknown.length > 1 ? "s" : ""}: ${unknown.join(" ")}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  switch (command) {
+    case "start":
+      return await serve(loaded);
+    case "check-config":
+      print(renderEffectiveConfig(loaded));
+      return EXIT.ok;
+    case "dev":
+      return await dev(loaded);
+    default:
+      console.error(`Unknown command: ${command}\n\n${USAGE}`);
+      return EXIT.usage;
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

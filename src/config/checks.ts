@@ -1,0 +1,141 @@
+/**
+ * Checks across keys and the profile rules. `Production` refuses default or weak secrets and plain-http endpoints;
+ * the other profiles only warn about the same findings.
+ *
+ * Decision on `openuds.enabled` with an empty `auth_token`: allowed in every profile, because an empty token means
+ * approval mode (spec 3 §4.5: each client waits for `approve openuds <id>` at the console) rather than open access;
+ * Production prints a warning.
+ *
+ * @module
+ */
+
+import type { Config } from "./schema.ts";
+import { formatProblem } from "./mask.ts";
+import { type ConfigSource, DEFAULT_SOURCE } from "./sources.ts";
+
+/** Well-known passwords refused for `admin_password` in Production (compared case-insensitively). */
+export const WEAK_PASSWORDS: readonly string[] = [
+  "admin",
+  "administrator",
+  "password",
+  "passw0rd",
+  "changeme",
+  "change-me",
+  "secret",
+  "root",
+  "123456",
+  "12345678",
+  "qwerty",
+  "chorus",
+  "phira",
+];
+
+/** Publicly known debug secrets refused for `service_secret_key` in Production (from public server sources). */
+export const PUBLIC_SECRETS: readonly string[] = [
+  "some_random_secret_key_for_debugging",
+  "dev_secret_local",
+  "super-secret-key",
+];
+
+/** Minimum lengths enforced in Production. */
+export const MIN_ADMIN_PASSWORD_LENGTH = 8;
+/** Minimum `service_secret_key` length enforced in Production. */
+export const MIN_SERVICE_SECRET_LENGTH = 16;
+
+/** Problems (refuse to start) and warnings. */
+export interface CheckResult {
+  readonly problems: string[];
+  readonly warnings: string[];
+}
+
+type Finding = { path: string; value: unknown; message: string };
+
+function isHttps(url: string | null): boolean {
+  return url === null || url.startsWith("https://");
+}
+
+/** Findings that Production refuses and other profiles warn about. */
+function strictFindings(c: Config): Finding[] {
+  const out: Finding[] = [];
+  const add = (path: string, value: unknown, message: string) => out.push({ path, value, message });
+  const pw = c.admin_password ?? "";
+  if (pw === "") add("admin_password", pw, "must be set");
+  else if (WEAK_PASSWORDS.includes(pw.toLowerCase())) add("admin_password", pw, "is a well-known password");
+  else if (pw.length < MIN_ADMIN_PASSWORD_LENGTH) {
+    add("admin_password", pw, `must be at least ${MIN_ADMIN_PASSWORD_LENGTH} characters`);
+  }
+  const key = c.service_secret_key ?? "";
+  if (key === "") add("service_secret_key", key, "must be set (also read from SERVICE_SECRET_KEY)");
+  else if (PUBLIC_SECRETS.includes(key)) add("service_secret_key", key, "is a publicly known debug value");
+  else if (key.length < MIN_SERVICE_SECRET_LENGTH) {
+    add("service_secret_key", key, `must be at least ${MIN_SERVICE_SECRET_LENGTH} characters`);
+  }
+  if (!isHttps(c.game_api_endpoint)) add("game_api_endpoint", c.game_api_endpoint, "must use https");
+  if (!isHttps(c.sentry_dsn)) add("sentry_dsn", c.sentry_dsn, "must use https");
+  return out;
+}
+
+/** Findings worth a warning in Production only. */
+function productionAdvice(c: Config): Finding[] {
+  const out: Finding[] = [];
+  if (c.openuds.enabled && c.openuds.auth_token === "") {
+    out.push({
+      path: "openuds.auth_token",
+      value: "",
+      message: "empty: local-socket clients use approval mode (approve openuds <id> at the console)",
+    });
+  }
+  if (c.wasm_runtime.allow_private_network) {
+    out.push({
+      path: "wasm_runtime.allow_private_network",
+      value: true,
+      message: "plugins can reach private networks",
+    });
+  }
+  if (c.log_level === "debug") out.push({ path: "log_level", value: "debug", message: "debug logging in Production" });
+  return out;
+}
+
+/** Findings that are refused in every profile. */
+function crossKeyProblems(c: Config): Finding[] {
+  const out: Finding[] = [];
+  if (c.http_port !== 0 && c.http_port === c.port) {
+    out.push({ path: "http_port", value: c.http_port, message: "must differ from port" });
+  }
+  const trusted = c.trusted_forwarded_http_port;
+  if (trusted !== null && (trusted === c.port || trusted === c.http_port)) {
+    out.push({ path: "trusted_forwarded_http_port", value: trusted, message: "must differ from port and http_port" });
+  }
+  return out;
+}
+
+/** Warnings in every profile. */
+function crossKeyWarnings(c: Config): Finding[] {
+  const out: Finding[] = [];
+  for (const [table, rule] of Object.entries(c.table_retention)) {
+    const path = `table_retention.${table}`;
+    if (rule.max_rows === undefined && rule.days === undefined) {
+      out.push({ path, value: rule, message: "has neither max_rows nor days; the rule does nothing" });
+    } else if (rule.time_col === undefined) {
+      out.push({ path, value: rule, message: "has no time_col; the rule is skipped" });
+    }
+  }
+  return out;
+}
+
+/** Runs the cross-key and profile checks on a validated configuration. */
+export function checkConfig(config: Config, sources: ReadonlyMap<string, ConfigSource>): CheckResult {
+  const sourceOf = (path: string) => sources.get(path) ?? sources.get(path.split(".")[0] ?? "") ?? DEFAULT_SOURCE;
+  const format = (f: Finding, suffix = "") => formatProblem(f.path, f.value, sourceOf(f.path), f.message) + suffix;
+  const production = config.profile === "Production";
+  const strict = strictFindings(config);
+  return {
+    problems: [...crossKeyProblems(config), ...(production ? strict : [])].map((f) => format(f)),
+    warnings: [
+      ...crossKeyWarnings(config).map((f) => format(f)),
+      ...(production
+        ? productionAdvice(config).map((f) => format(f))
+        : strict.map((f) => format(f, `; refused in profile Production`))),
+    ],
+  };
+}

@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { ConfigError } from "./errors.ts";
+import { loadConfig, type LoadedConfig } from "./load.ts";
+
+const GOOD = { PM_ADMIN_PASSWORD: "correct horse battery", SERVICE_SECRET_KEY: "0123456789abcdef0123" };
+
+function load(env: Record<string, string>, args: string[] = []): LoadedConfig {
+  return loadConfig({ args, env, cwd: "/srv", readTextFile: () => null });
+}
+
+function problems(env: Record<string, string>, args: string[] = []): readonly string[] {
+  try {
+    load(env, args);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+}
+
+Deno.test("Production accepts strong secrets and an https upstream", () => {
+  const loaded = load({ ...GOOD, PM_PROFILE: "Production" });
+  assert.equal(loaded.config.profile, "Production");
+  assert.deepEqual(loaded.warnings, []);
+});
+
+Deno.test("Production refuses missing, empty and well-known secrets", async (t) => {
+  const cases: [string, Record<string, string>, string][] = [
+    [
+      "admin_password unset",
+      { SERVICE_SECRET_KEY: GOOD.SERVICE_SECRET_KEY },
+      "admin_password = (unset) (default value): must be set",
+    ],
+    [
+      "admin_password empty",
+      { ...GOOD, PM_ADMIN_PASSWORD: "" },
+      "admin_password = (unset) (from environment PM_ADMIN_PASSWORD): must be set",
+    ],
+    [
+      "admin_password admin",
+      { ...GOOD, PM_ADMIN_PASSWORD: "Admin" },
+      "admin_password = **** (from environment PM_ADMIN_PASSWORD): is a well-known password",
+    ],
+    [
+      "admin_password changeme",
+      { ...GOOD, PM_ADMIN_PASSWORD: "changeme" },
+      "admin_password = **** (from environment PM_ADMIN_PASSWORD): is a well-known password",
+    ],
+    [
+      "admin_password short",
+      { ...GOOD, PM_ADMIN_PASSWORD: "x7!k" },
+      "admin_password = **** (from environment PM_ADMIN_PASSWORD): must be at least 8 characters",
+    ],
+    [
+      "service_secret_key unset",
+      { PM_ADMIN_PASSWORD: GOOD.PM_ADMIN_PASSWORD },
+      "service_secret_key = (unset) (default value): must be set (also read from SERVICE_SECRET_KEY)",
+    ],
+    ["service_secret_key debug default", {
+      ...GOOD,
+      HSN_SECRET_KEY: "x",
+      SERVICE_SECRET_KEY: "some_random_secret_key_for_debugging",
+    }, "service_secret_key = **** (from environment SERVICE_SECRET_KEY): is a publicly known debug value"],
+    [
+      "plain http upstream",
+      { ...GOOD, PM_GAME_API_ENDPOINT: "http://phira.example" },
+      'game_api_endpoint = "http://phira.example" (from environment PM_GAME_API_ENDPOINT): must use https',
+    ],
+  ];
+  for (const [name, env, expected] of cases) {
+    await t.step(name, () => assert.deepEqual(problems({ ...env, PM_PROFILE: "Production" }), [expected]));
+  }
+});
+
+Deno.test("Production refuses several findings at once", () => {
+  assert.equal(problems({ PM_PROFILE: "Production", PM_GAME_API_ENDPOINT: "http://x.example" }).length, 3);
+});
+
+Deno.test("other profiles only warn about the Production findings", () => {
+  for (const profile of ["Development", "Staging"]) {
+    const loaded = load({ PM_PROFILE: profile, PM_ADMIN_PASSWORD: "admin", PM_GAME_API_ENDPOINT: "http://x.example" });
+    assert.deepEqual(loaded.warnings, [
+      "admin_password = **** (from environment PM_ADMIN_PASSWORD): is a well-known password; refused in profile Production",
+      "service_secret_key = (unset) (default value): must be set (also read from SERVICE_SECRET_KEY); refused in profile Production",
+      'game_api_endpoint = "http://x.example" (from environment PM_GAME_API_ENDPOINT): must use https; refused in profile Production',
+    ]);
+  }
+});
+
+Deno.test("Production allows openuds approval mode with a warning", () => {
+  const loaded = load({ ...GOOD, PM_PROFILE: "Production", PM_OPENUDS__ENABLED: "true" });
+  assert.equal(loaded.config.openuds.auth_token, "");
+  assert.deepEqual(loaded.warnings, [
+    "openuds.auth_token = (unset) (default value): empty: local-socket clients use approval mode (approve openuds <id> at the console)",
+  ]);
+  const withToken = load({ ...GOOD, PM_PROFILE: "Production", PM_OPENUDS: '{"enabled":true,"auth_token":"tok-123"}' });
+  assert.deepEqual(withToken.warnings, []);
+});
+
+Deno.test("ports must differ in every profile", () => {
+  assert.deepEqual(problems({ PM_HTTP_PORT: "12346" }), [
+    "http_port = 12346 (from environment PM_HTTP_PORT): must differ from port",
+  ]);
+  assert.deepEqual(problems({ PM_TRUSTED_FORWARDED_HTTP_PORT: "12347" }), [
+    "trusted_forwarded_http_port = 12347 (from environment PM_TRUSTED_FORWARDED_HTTP_PORT): must differ from port and http_port",
+  ]);
+  assert.deepEqual(problems({ PM_HTTP_PORT: "0", PM_TRUSTED_FORWARDED_HTTP_PORT: "8080" }), []);
+});
+
+Deno.test("table_retention rules that do nothing are warned about", () => {
+  const loaded = load({ PM_TABLE_RETENTION: '{"a":{},"b":{"days":3},"c":{"days":3,"time_col":"created_at"}}' });
+  const retention = loaded.warnings.filter((w) => w.startsWith("table_retention"));
+  assert.equal(retention.length, 2);
+  assert.match(retention[0] ?? "", /^table_retention\.a = \{\} \(from environment PM_TABLE_RETENTION\): has neither/);
+  assert.match(retention[1] ?? "", /^table_retention\.b .*has no time_col/);
+});

@@ -1,0 +1,172 @@
+/**
+ * Loading: defaults < file < environment < command line, validated by the schema, with the source of every value.
+ * A pure function of its inputs, so `config reload` simply calls it again.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import type { z } from "zod";
+import { checkConfig } from "./checks.ts";
+import { emptyLayer, type LayerResult } from "./coerce.ts";
+import { type EnvVars, readEnv, type ReadTextFile } from "./env.ts";
+import { ConfigError } from "./errors.ts";
+import { readConfigFile } from "./file.ts";
+import { parseFlags } from "./flags.ts";
+import { keyByPath, LEAF_KEYS } from "./keys.ts";
+import { formatProblem } from "./mask.ts";
+import { type Config, ConfigSchema } from "./schema.ts";
+import { type Assignment, type ConfigSource, DEFAULT_SOURCE, isPlainObject } from "./sources.ts";
+
+/** The configuration file used when `--config` is not given; missing is fine (defaults apply). */
+export const DEFAULT_CONFIG_FILE = "server_config.yml";
+
+/** Inputs of {@link loadConfig}; each defaults to the real process (`Deno.args`, `Deno.env`, `Deno.cwd()`, disk). */
+export interface LoadOptions {
+  /** Command-line arguments, subcommand included; non-configuration arguments come back in `rest`. */
+  readonly args?: readonly string[];
+  readonly env?: EnvVars;
+  /** Directory that relative paths (`--config`, `PM_DATABASE_URL_FILE`) are resolved against. */
+  readonly cwd?: string;
+  /** Reads a file by absolute path, `null` when it does not exist. */
+  readonly readTextFile?: ReadTextFile;
+}
+
+/** A validated configuration with the origin of each value. */
+export interface LoadedConfig {
+  readonly config: Config;
+  /** Source of every leaf key (dotted path, e.g. `openuds.enabled`), `default` when no layer set it. */
+  readonly sources: Map<string, ConfigSource>;
+  readonly warnings: string[];
+  /** Absolute path of the configuration file read, or `null` when none was. */
+  readonly file: string | null;
+  /** Arguments that are not configuration flags (subcommands, `--tui`, `--help`, …), in order. */
+  readonly rest: string[];
+}
+
+/** Reads a file from disk; `null` when it does not exist. */
+export function readTextFileFromDisk(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+}
+
+/** Writes `value` at `segments`, replacing non-mapping intermediates (a later layer overrides an earlier one). */
+function setPath(tree: Record<string, unknown>, segments: readonly string[], value: unknown): void {
+  let node = tree;
+  for (const segment of segments.slice(0, -1)) {
+    const next = node[segment];
+    node = isPlainObject(next) ? next : (node[segment] = {}) as Record<string, unknown>;
+  }
+  node[segments[segments.length - 1] ?? ""] = value;
+}
+
+/** Value at an issue path of the merged input. */
+function getPath(tree: unknown, path: readonly PropertyKey[]): unknown {
+  let node = tree;
+  for (const segment of path) {
+    if (typeof node !== "object" || node === null) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[segment];
+  }
+  return node;
+}
+
+/** Merges assignments in layer order; `""` means unset (`null`) for nullable keys, whatever the source. */
+function merge(
+  assignments: readonly Assignment[],
+): { tree: Record<string, unknown>; assigned: Map<string, ConfigSource> } {
+  const tree: Record<string, unknown> = {};
+  const assigned = new Map<string, ConfigSource>();
+  for (const { path, value, source } of assignments) {
+    const info = keyByPath(path);
+    setPath(tree, path.split("."), info?.nullable && value === "" ? null : value);
+    for (const key of [...assigned.keys()]) if (key.startsWith(path + ".")) assigned.delete(key);
+    assigned.delete(path.split(".")[0] ?? "");
+    assigned.set(path, source);
+  }
+  return { tree, assigned };
+}
+
+/** `openuds.max_connections`, `monitors[1]`. */
+function displayPath(path: readonly PropertyKey[]): string {
+  return path.map((s, i) => typeof s === "number" ? `[${s}]` : (i === 0 ? "" : ".") + String(s)).join("");
+}
+
+/** Turns a schema issue into `key = value (from source): reason`. */
+function describeIssue(issue: z.core.$ZodIssue, tree: unknown, assigned: ReadonlyMap<string, ConfigSource>): string {
+  const names = issue.path.filter((s) => typeof s === "string") as string[];
+  let source: ConfigSource = DEFAULT_SOURCE;
+  for (let i = names.length; i > 0; i--) {
+    const found = assigned.get(names.slice(0, i).join("."));
+    if (found) {
+      source = found;
+      break;
+    }
+  }
+  let value = getPath(tree, issue.path);
+  let message = issue.message.replace(/^Invalid input: /, "");
+  if (issue.code === "invalid_key") {
+    value = issue.path[issue.path.length - 1];
+    message = `invalid key: ${issue.issues[0]?.message ?? message}`;
+  } else if (issue.code === "unrecognized_keys") {
+    message = `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
+  }
+  return formatProblem(displayPath(issue.path), value, source, message);
+}
+
+/**
+ * Loads and validates the configuration. Throws {@link ConfigError} listing every problem: wrong types or values
+ * (naming key, value and source), unreadable or invalid files, and the profile rules of `checks.ts`.
+ */
+export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+  const args = options.args ?? Deno.args;
+  const env = options.env ?? Deno.env.toObject();
+  const cwd = options.cwd ?? Deno.cwd();
+  const read = options.readTextFile ?? readTextFileFromDisk;
+  const resolvePath = (p: string) => resolve(cwd, p);
+
+  const flags = parseFlags(args);
+  const displayFile = flags.configPath ?? DEFAULT_CONFIG_FILE;
+  const fileLayer = emptyLayer();
+  let file: string | null = null;
+  if (flags.configPath !== "") {
+    const absolute = resolvePath(displayFile);
+    let text: string | null = null;
+    try {
+      text = read(absolute);
+    } catch (e) {
+      fileLayer.problems.push(`cannot read ${displayFile}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (text === null && flags.configPath !== null && fileLayer.problems.length === 0) {
+      fileLayer.problems.push(`configuration file ${displayFile} not found (from flag --config)`);
+    }
+    if (text !== null) {
+      file = absolute;
+      const parsed = readConfigFile(text, displayFile);
+      fileLayer.assignments.push(...parsed.assignments);
+      fileLayer.problems.push(...parsed.problems);
+      fileLayer.warnings.push(...parsed.warnings);
+    }
+  }
+  const envLayer = readEnv(env, read, resolvePath);
+  const layers: LayerResult[] = [fileLayer, envLayer, flags];
+  const problems = layers.flatMap((l) => l.problems);
+  const warnings = layers.flatMap((l) => l.warnings);
+
+  const { tree, assigned } = merge(layers.flatMap((l) => l.assignments));
+  const parsed = ConfigSchema.safeParse(tree);
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((issue) => describeIssue(issue, tree, assigned)));
+    throw new ConfigError(problems, warnings);
+  }
+  const sources = new Map<string, ConfigSource>();
+  for (const key of LEAF_KEYS) sources.set(key.path, assigned.get(key.path) ?? DEFAULT_SOURCE);
+  const checked = checkConfig(parsed.data, sources);
+  problems.push(...checked.problems);
+  warnings.push(...checked.warnings);
+  if (problems.length > 0) throw new ConfigError(problems, warnings);
+  return { config: parsed.data, sources, warnings, file, rest: flags.rest };
+}

@@ -1,0 +1,202 @@
+/**
+ * The one configuration schema: every key, its type, default, range and one-line doc (spec 3 §2.3, §4.5, §8).
+ * Everything else in `src/config/` (env and flag names, coercion, `server_config.yml`, masking) is derived from it.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+
+/** Metadata attached to every key with `.meta()`: the doc line and, for secrets, `secret: true`. */
+export interface KeyMeta {
+  /** One-line documentation, copied into `server_config.yml`. */
+  description: string;
+  /** Marks a secret: masked when rendered, never printed in errors. The only place secrets are marked. */
+  secret?: true;
+}
+
+/** Documents a key. */
+function key<T extends z.ZodType>(schema: T, doc: string): T {
+  return schema.meta({ description: doc } satisfies KeyMeta);
+}
+
+/** Documents a key and marks it secret. */
+function secret<T extends z.ZodType>(schema: T, doc: string): T {
+  return schema.meta({ description: doc, secret: true } satisfies KeyMeta);
+}
+
+/** An integer in `[min, max]`, with one message for every way of missing it. */
+function intIn(min: number, max: number, message = `expected an integer between ${min} and ${max}`) {
+  return z.int({ error: message }).min(min, { error: message }).max(max, { error: message });
+}
+
+const I32_MESSAGE = "expected a 32-bit integer";
+const i32 = () => intIn(-2147483648, 2147483647, I32_MESSAGE);
+const port = () => intIn(1, 65535);
+/** A duration in seconds; capped so that `secs * 1000` stays a valid timer delay. */
+const secs = (min: number, max = 86400) => intIn(min, max);
+const capacity = (max = 1_000_000) => intIn(1, max);
+const days = () => intIn(1, 36500);
+const bool = () => z.boolean({ error: "expected a boolean (true or false)" });
+const text = () => z.string({ error: "expected a string" });
+const nonEmpty = () => text().min(1, { error: "expected a non-empty string" });
+const httpUrl = () => z.url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" });
+const hostOrIp = () =>
+  z.union([z.ipv4(), z.ipv6(), z.hostname()], { error: "expected an IP address or host name such as :: or 0.0.0.0" });
+const cidr = () => z.union([z.cidrv4(), z.cidrv6()], { error: "expected a CIDR range such as 10.0.0.0/8 or fd00::/8" });
+/** A plain SQL identifier: table and column names end up in SQL text, so nothing else is allowed. */
+const identifier = () =>
+  text().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: "expected an identifier (letters, digits, _)" });
+const list = <T extends z.ZodType>(item: T) => z.array(item, { error: "expected a list" });
+/** A nested section; every field has a default, so an absent section parses as `{}`. */
+function section<T extends z.ZodRawShape>(shape: T, what: string) {
+  const object = z.object(shape, { error: `expected a mapping of ${what} settings` });
+  return object.prefault({} as z.input<typeof object>);
+}
+
+/** True for `postgres://` and `postgresql://` URLs. */
+function isPostgresUrl(value: string): boolean {
+  return URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol);
+}
+
+/** Per-table retention rule (spec 3 §2.3): over `max_rows` the table is cut to 80 %; rows older than `days` go. */
+export const TableRetentionSchema = z.strictObject({
+  max_rows: capacity(2_000_000_000).optional(),
+  days: days().optional(),
+  time_col: identifier().optional(),
+}, { error: "expected a mapping with max_rows, days and time_col" });
+
+/** Local-socket API section (spec 3 §4.5). */
+const OpenUdsSchema = section({
+  enabled: key(bool().default(false), "Serve the local-socket API (Unix only)."),
+  socket_path: key(nonEmpty().default("data/openuds.sock"), "Socket file; replaced at start and made mode 0660."),
+  auth_token: secret(
+    text().default(""),
+    "Shared token; empty = clients wait for console approval (approve openuds <id>).",
+  ),
+  max_connections: key(intIn(1, 1024).default(4), "Maximum simultaneous clients."),
+  event_buffer_size: key(intIn(64, 1_048_576).default(1024), "Per-client outbound event queue length."),
+  heartbeat_interval_secs: key(secs(5).default(60), "Seconds between server.heartbeat events."),
+  approval_ttl_secs: key(secs(1).default(120), "Seconds a pending approval request stays valid."),
+}, "openuds");
+
+/** Welcome message section (spec 3 §2.3). */
+const WelcomeSchema = section({
+  enabled: key(bool().default(true), "Send the welcome message after login."),
+  show_time: key(bool().default(false), "Allow the [time] placeholder (Unix seconds)."),
+  messages: key(
+    z.record(
+      text().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, { error: "expected a language tag such as en-US" }),
+      list(text()),
+      { error: "expected a mapping of language tag to a list of lines" },
+    ).default({}),
+    "Language tag -> list of lines; {} = built-in localized text.",
+  ),
+}, "welcome");
+
+/** Plugin runtime limits (spec 3 §8). */
+const WasmRuntimeSchema = section({
+  max_memory_mb: key(intIn(1, 4096).default(64), "Linear memory limit per plugin (MiB)."),
+  max_stack_bytes: key(intIn(65536, 268_435_456).default(2097152), "Stack limit per plugin (bytes)."),
+  fuel_per_call: key(capacity(1e12).default(10000000), "Instruction budget per call."),
+  call_timeout_ms: key(intIn(1, 600_000).default(2000), "Wall-clock limit per call (ms)."),
+  init_timeout_ms: key(intIn(1, 600_000).default(10000), "Wall-clock limit for plugin init (ms)."),
+  max_event_concurrency: key(intIn(1, 1024).default(8), "Events delivered to plugins at once."),
+  event_queue_capacity: key(capacity().default(2048), "Pending plugin events before dropping."),
+  http_timeout_secs: key(secs(1, 3600).default(10), "Timeout of plugin HTTP requests (s)."),
+  max_http_response_bytes: key(capacity(1_073_741_824).default(2097152), "Largest plugin HTTP response (bytes)."),
+  max_file_bytes: key(capacity(1_073_741_824).default(4194304), "Largest plugin data file (bytes)."),
+  allow_private_network: key(bool().default(false), "Let plugins reach loopback/private addresses."),
+}, "wasm_runtime");
+
+/** Self-update section (spec 3 §5.4). */
+const UpdateSchema = section({
+  auto: key(bool().default(false), "Apply updates automatically (startup value; console: update auto)."),
+  check_interval_secs: key(secs(60, 604800).default(3600), "Seconds between update checks."),
+  min_idle_minutes: key(intIn(0, 10080).default(10), "Minutes without players before an update is applied."),
+}, "update");
+
+/** Profiles; `Production` refuses weak secrets and plain-http upstreams (see `checks.ts`). */
+export const PROFILES = ["Development", "Staging", "Production"] as const;
+
+/** The configuration schema. Key order here is the order of `server_config.yml` and of rendered output. */
+export const ConfigSchema = z.object({
+  profile: key(
+    z.enum(PROFILES, { error: "expected one of Development, Staging, Production" }).default("Development"),
+    "Development | Staging | Production; Production refuses weak secrets.",
+  ),
+  server_name: key(nonEmpty().max(64, { error: "expected at most 64 characters" }).default("Chorus"), "Display name."),
+  port: key(port().default(12346), "Game TCP port."),
+  bind_address: key(hostOrIp().default("::"), "Game TCP listen address (:: = dual-stack)."),
+  http_port: key(intIn(0, 65535).default(12347), "HTTP/SSE/WebSocket port; 0 disables HTTP."),
+  http_bind_address: key(hostOrIp().default("0.0.0.0"), "HTTP listen address."),
+  trusted_forwarded_http_port: key(
+    port().nullable().default(null),
+    "Extra HTTP port that trusts X-Forwarded-For; null = off.",
+  ),
+  proxy_allow_cidr: key(list(cidr()).default([]), "CIDRs allowed to send a PROXY protocol header."),
+  monitors: key(list(i32()).default([2]), "Game user ids allowed to spectate."),
+  admin_game_ids: key(list(i32()).default([]), "Game user ids with in-game admin console rights."),
+  game_api_endpoint: key(httpUrl().default("https://phira.5wyxi.com"), "Upstream Phira API base URL."),
+  plugins_dir: key(nonEmpty().default("plugins"), "Plugin directory."),
+  data_dir: key(nonEmpty().default("data"), "Directory of the embedded database and the journal."),
+  database_url: secret(
+    text().refine(isPostgresUrl, { error: "expected a postgres:// or postgresql:// URL" }).nullable().default(null),
+    "PostgreSQL URL; null = embedded database in data_dir.",
+  ),
+  chat_enabled: key(bool().default(true), "Allow in-room chat."),
+  cli_enabled: key(bool().default(true), "Run the interactive console."),
+  room_creation_enabled: key(bool().default(true), "Allow players to create rooms (startup value)."),
+  connection_rate_limit: key(capacity().default(30), "New connections allowed per address per window."),
+  connection_rate_window: key(secs(1).default(10), "Connection rate window (s)."),
+  max_rooms: key(capacity().nullable().default(null), "Room limit; null = unlimited."),
+  max_users_per_room: key(intIn(1, 10000).default(100), "Players per room."),
+  max_sessions: key(capacity().default(4096), "Simultaneous sessions."),
+  max_pending_auth: key(capacity().default(256), "Sessions waiting for authentication."),
+  play_history_cache_size: key(intIn(0, 100000).default(100), "Rounds kept per room in memory; 0 = none."),
+  chat_history_limit: key(intIn(0, 100000).default(50), "Chat messages kept per room; 0 = none."),
+  ready_countdown_secs: key(secs(1).default(60), "Ready countdown before auto start (s)."),
+  playing_timeout_offset_secs: key(secs(0).default(60), "Added to the chart duration for the round deadline (s)."),
+  heartbeat_timeout: key(secs(1, 3600).default(15), "Silence before a session is dropped (s)."),
+  auth_timeout: key(secs(1, 3600).default(15), "Time allowed to authenticate (s)."),
+  auth_budget_ms: key(intIn(1, 600_000).default(5000), "Budget for one authentication upstream call (ms)."),
+  dangle_grace: key(secs(0, 3600).default(10), "Grace for a dropped player outside a round (s)."),
+  playing_reconnect_grace: key(secs(0, 3600).default(15), "Grace for a dropped player during a round (s)."),
+  graceful_shutdown_timeout: key(secs(0).default(15), "Wait for sessions and queues at shutdown (s)."),
+  persistence_queue_capacity: key(capacity().default(2048), "Durable write queue; when full items stay journal-only."),
+  persistent_rooms_required: key(bool().default(false), "Refuse to start when persistent rooms cannot be restored."),
+  startup_recovery_timeout: key(secs(1).default(30), "Journal replay and recovery limit (s)."),
+  round_data_retention_days: key(days().default(7), "Days round data is kept (simple store)."),
+  persistence_retention_days: key(days().default(30), "Days durable events are kept."),
+  touch_judge_retention_days: key(days().default(7), "Days touch and judge streams are kept."),
+  table_retention: key(
+    z.record(identifier(), TableRetentionSchema, { error: "expected a mapping of table name to a rule" }).default({}),
+    "Table -> {max_rows?, days?, time_col?}; checked hourly.",
+  ),
+  admin_password: secret(text().nullable().default(null), "Admin panel password; required in Production."),
+  service_secret_key: secret(
+    text().nullable().default(null),
+    "Shared secret with the monitor proxy; env SERVICE_SECRET_KEY or HSN_SECRET_KEY.",
+  ),
+  sentry_dsn: secret(httpUrl().nullable().default(null), "Error reporting DSN; null = off."),
+  log_level: key(
+    z.enum(["debug", "info", "warn", "error"], { error: "expected one of debug, info, warn, error" }).default("info"),
+    "debug | info | warn | error.",
+  ),
+  log_format: key(z.enum(["text", "json"], { error: "expected text or json" }).default("text"), "text | json."),
+  openuds: key(OpenUdsSchema, "Local-socket API (spec 3 section 4.5)."),
+  welcome: key(WelcomeSchema, "Welcome message after login."),
+  wasm_runtime: key(WasmRuntimeSchema, "Plugin runtime limits."),
+  update: key(UpdateSchema, "Self-update (off by default)."),
+});
+
+/** The effective configuration: every key present, defaults applied. */
+export type Config = z.output<typeof ConfigSchema>;
+
+/** Deployment profile. */
+export type Profile = Config["profile"];
+
+/** A fresh fully defaulted configuration. */
+export function defaultConfig(): Config {
+  return ConfigSchema.parse({});
+}

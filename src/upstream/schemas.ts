@@ -1,0 +1,152 @@
+/**
+ * Shapes of the upstream Phira API (protocol.md §6), validated with zod.
+ * Only what Chorus needs is required; optional display fields with a wrong
+ * type are dropped rather than failing the call.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+
+const i32 = z.number().int().min(-2147483648).max(2147483647);
+
+/** Account behind a token (`GET /me`). */
+export interface UpstreamUser {
+  id: number;
+  name: string;
+  /** Locale such as `zh-CN` or `en-US`; selects the localization. */
+  language: string;
+}
+
+/** Chart metadata (`GET /chart/{id}`); keys are camelCase as upstream sends them. */
+export interface UpstreamChart {
+  id: number;
+  name: string;
+  /** URL of the chart archive (zip), or `null` when absent. */
+  file: string | null;
+  level?: string;
+  difficulty?: number;
+  charter?: string;
+  composer?: string;
+  illustrator?: string;
+  description?: string;
+  rating?: number | null;
+  ranked?: boolean;
+  reviewed?: boolean;
+  stable?: boolean;
+  uploader?: number;
+  illustration?: string;
+  preview?: string;
+  tags?: string[];
+  created?: string;
+  updated?: string;
+  /** Changes only when the chart file changes (extended.md §5.5 uses it as a cache key). */
+  chartUpdated?: string;
+}
+
+/** A play record (`GET /record/{id}`); keys are snake_case as upstream sends them. */
+export interface UpstreamRecord {
+  id: number;
+  player: number;
+  score: number;
+  perfect: number;
+  good: number;
+  bad: number;
+  miss: number;
+  max_combo: number;
+  /** 0..1 */
+  accuracy: number;
+  full_combo: boolean;
+  /** Optional upstream (the official server requires it; we do not): `null` when absent. */
+  std: number | null;
+  /** Optional upstream: `null` when absent. */
+  std_score: number | null;
+}
+
+/** Reply of `POST /login`. */
+export interface UpstreamLogin {
+  id: number;
+  token: string;
+  refreshToken?: string;
+  /** As upstream sends it (an RFC 3339 string on the official API). */
+  expireAt?: string | number;
+}
+
+/** Validates `/me`. */
+export const userSchema = z.object({ id: i32, name: z.string(), language: z.string() });
+
+const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
+
+/** Validates `/chart/{id}`. */
+export const chartSchema = z.object({
+  id: i32,
+  name: z.string(),
+  file: z.string().nullable().optional().catch(null),
+  level: optional(z.string()),
+  difficulty: optional(z.number()),
+  charter: optional(z.string()),
+  composer: optional(z.string()),
+  illustrator: optional(z.string()),
+  description: optional(z.string()),
+  rating: optional(z.number().nullable()),
+  ranked: optional(z.boolean()),
+  reviewed: optional(z.boolean()),
+  stable: optional(z.boolean()),
+  uploader: optional(i32),
+  illustration: optional(z.string()),
+  preview: optional(z.string()),
+  tags: optional(z.array(z.string())),
+  created: optional(z.string()),
+  updated: optional(z.string()),
+  chartUpdated: optional(z.string()),
+});
+
+/** Validates `/record/{id}`. */
+export const recordSchema = z.object({
+  id: i32,
+  player: i32,
+  score: i32,
+  perfect: i32,
+  good: i32,
+  bad: i32,
+  miss: i32,
+  max_combo: i32,
+  accuracy: z.number().min(0).max(1),
+  full_combo: z.boolean(),
+  std: z.number().nullable().optional(),
+  std_score: z.number().nullable().optional(),
+});
+
+/** Validates `/login`. */
+export const loginSchema = z.object({
+  id: i32,
+  token: z.string().min(1),
+  refreshToken: z.string().optional(),
+  expireAt: z.union([z.string(), z.number()]).optional(),
+});
+
+/** Copies `obj` without its `undefined` values (for exactOptionalPropertyTypes). */
+export function compact<T extends object>(obj: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
+  return out as { [K in keyof T]: Exclude<T[K], undefined> };
+}
+
+/** Normalizes a parsed chart. */
+export function toChart(c: z.output<typeof chartSchema>): UpstreamChart {
+  return { ...compact(c), file: c.file ?? null };
+}
+
+/** Normalizes a parsed record (absent `std`/`std_score` become `null`). */
+export function toRecord(r: z.output<typeof recordSchema>): UpstreamRecord {
+  return { ...r, std: r.std ?? null, std_score: r.std_score ?? null };
+}
+
+/** `player: expected number` — the first validation issue, short. */
+export function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "does not match the expected shape";
+  const path = issue.path.map(String).join(".") || "body";
+  const what = issue.code === "invalid_type" ? `expected ${issue.expected}` : issue.message;
+  return `${path}: ${what}`;
+}
