@@ -45,6 +45,12 @@ export const EN_US = {
   "chart-fallback-name": "#{id}",
   "room-creation-disabled": "Room creation is disabled on this server",
   "server-room-limit": "The server has reached its room limit",
+  "kicked-by-admin": "You were removed by an administrator{reason}",
+  "removed-from-room": "You were removed from room {room} by an administrator",
+  "room-closed-by-admin": "Room {room} was closed by an administrator",
+  "auth-banned": "You have been banned from this server. Reason: {reason}",
+  "auth-banned-default": "You have been banned from this server. Reason: violation of server rules",
+  "broadcast-prefix": "[Broadcast] {message}",
 } as const;
 
 /** A message key. */

@@ -42,4 +42,10 @@ export const ZH_CN = {
   "chart-fallback-name": "#{id}",
   "room-creation-disabled": "本服务器已关闭创建房间",
   "server-room-limit": "服务器房间数量已达上限",
+  "kicked-by-admin": "你已被管理员移出服务器{reason}",
+  "removed-from-room": "你已被管理员移出房间 {room}",
+  "room-closed-by-admin": "房间 {room} 已被管理员关闭",
+  "auth-banned": "你已被本服务器封禁。原因：{reason}",
+  "auth-banned-default": "你已被本服务器封禁。原因：违反服务器规则",
+  "broadcast-prefix": "[系统广播] {message}",
 } as const satisfies Record<MessageKey, string>;

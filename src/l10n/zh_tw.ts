@@ -42,4 +42,10 @@ export const ZH_TW = {
   "chart-fallback-name": "#{id}",
   "room-creation-disabled": "本伺服器已關閉建立房間",
   "server-room-limit": "伺服器房間數量已達上限",
+  "kicked-by-admin": "你已被管理員移出伺服器{reason}",
+  "removed-from-room": "你已被管理員移出房間 {room}",
+  "room-closed-by-admin": "房間 {room} 已被管理員關閉",
+  "auth-banned": "你已被本伺服器封鎖。原因：{reason}",
+  "auth-banned-default": "你已被本伺服器封鎖。原因：違反伺服器規則",
+  "broadcast-prefix": "[系統廣播] {message}",
 } as const satisfies Record<MessageKey, string>;

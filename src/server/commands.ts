@@ -139,9 +139,9 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
   },
   LeaveRoom: (core, cc) => {
     const user = cc.user!;
-    if (user.roomId && !core.rooms.has(user.roomId)) {
-      // The room was deleted while this monitor was in it; let it out cleanly.
-      core.roomOf(user);
+    if (core.roomOf(user) === undefined && cc.session.clientInRoom) {
+      // The client still shows a room the server already took it out of (the
+      // room was closed, or an operator removed it): let it leave cleanly.
       return cc.ok();
     }
     const found = inRoom(core, cc);

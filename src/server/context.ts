@@ -7,6 +7,7 @@
  */
 
 import type { EventBus } from "../events/mod.ts";
+import type { BanList } from "./bans.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { Random } from "../util/random.ts";
@@ -77,4 +78,6 @@ export interface ServerContext {
   readonly bus: EventBus;
   /** New unique ids (rooms, rounds); defaults to `crypto.randomUUID`. */
   readonly newUuid?: () => string;
+  /** Ban lists; defaults to an in-memory list. */
+  readonly bans?: BanList;
 }

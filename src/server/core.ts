@@ -15,6 +15,7 @@ import type { Result } from "../protocol/mod.ts";
 import { isRoomScoped, type Session, type SessionCategory } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import { AuthCache } from "./auth_cache.ts";
+import { type BanList, MemoryBanList } from "./bans.ts";
 import type { ServerContext } from "./context.ts";
 import { Counters } from "./counters.ts";
 
@@ -53,6 +54,9 @@ export class ServerCore {
   readonly sessions = new Set<Session>();
   readonly counters = new Counters();
   readonly authCache = new AuthCache(4096);
+  readonly bans: BanList;
+  /** Ids of every player who ever logged in since start (the durable store extends this). */
+  readonly seenPlayers = new Set<number>();
   /** Logins in flight (bounded by `max_pending_auth`). */
   pendingAuth = 0;
   /** The connected room-monitor session, if any (issue 4). */
@@ -64,6 +68,7 @@ export class ServerCore {
   constructor(ctx: ServerContext) {
     this.ctx = ctx;
     this.#newUuid = ctx.newUuid ?? (() => crypto.randomUUID());
+    this.bans = ctx.bans ?? new MemoryBanList();
   }
 
   /** Context for a room transition happening now. */

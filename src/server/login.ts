@@ -15,6 +15,8 @@
 import type { ClientCommandOf } from "../protocol/mod.ts";
 import { clientRoomState } from "../room/mod.ts";
 import type { SessionCategory } from "../session/session.ts";
+import { resolveLocale, translate } from "../l10n/mod.ts";
+import { banNotice } from "./admin.ts";
 import { tokenHash } from "./auth_cache.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { UpstreamIdentity } from "./context.ts";
@@ -96,6 +98,16 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
     cc.fail("server-shutting-down");
     return void session.closeAfterFlush(cc.replySeq, "rejected");
   }
+  // spec 3 §4.1 rule 4: banned ids and addresses get Authenticate(Err(reason)).
+  const ban = core.bans.userBan(identity.id);
+  const ipBan = core.bans.ipBan(session.ip);
+  if (ban || ipBan) {
+    log.info("banned login refused", { user: identity.id, session: session.id, by: ban ? "user" : "ip" });
+    session.state = "failed";
+    const notice = banNotice((ban ?? ipBan)!.reason);
+    cc.failText(translate(resolveLocale(identity.language), notice.key, notice.args));
+    return void session.closeAfterFlush(cc.replySeq, "rejected");
+  }
   // Game monitors act under the negated id with a marked name (protocol.md §3.5).
   const id = category === "game-monitor" ? -Math.abs(identity.id) : identity.id;
   const name = category === "game-monitor" ? identity.name + MONITOR_NAME_SUFFIX : identity.name;
@@ -136,6 +148,7 @@ function bind<T extends TokenCommand>(
     room: room?.id,
     reconnect: previous !== null || room !== undefined,
   });
+  if (category === "normal") core.seenPlayers.add(user.id);
   bus.publish({ kind: "user.online", user: user.id, name: user.name, language: user.language, ip: session.ip });
   const started = cc.inbound.receivedAt;
   void session.outbound.flushed(seq).then((flushed) => {

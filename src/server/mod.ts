@@ -9,3 +9,5 @@ export * from "./counters.ts";
 export * from "./core.ts";
 export * from "./server.ts";
 export { MONITOR_NAME_SUFFIX } from "./login.ts";
+export * from "./admin.ts";
+export * from "./bans.ts";

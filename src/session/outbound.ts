@@ -71,6 +71,11 @@ export class OutboundQueue {
     return this.#stopped;
   }
 
+  /** Sequence number of the last frame queued. */
+  get enqueuedSeq(): number {
+    return this.#enqueued;
+  }
+
   /** Sequence number of the last frame fully written. */
   get flushedSeq(): number {
     return this.#flushed;

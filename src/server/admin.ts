@@ -1,0 +1,149 @@
+/**
+ * Administrative operations shared by every operator front end (HTTP admin
+ * panel, console, in-game console, local socket, plugins). Each one goes
+ * through the same room transitions as player commands, so room members see
+ * exactly what they would see if the affected player had acted.
+ *
+ * @module
+ */
+
+import type { LocalText } from "../l10n/mod.ts";
+import { leaveRoom, type Room } from "../room/mod.ts";
+import type { ServerCore, User } from "./core.ts";
+
+/** Outcome of an operation on a room member. */
+export type MemberOutcome = "ok" | "room-not-found" | "user-not-in-room";
+
+/** Operator actions on the live server. */
+export class Admin {
+  readonly #core: ServerCore;
+
+  constructor(core: ServerCore) {
+    this.#core = core;
+  }
+
+  /** All rooms, hidden ones included, in creation order. */
+  rooms(): Room[] {
+    return [...this.#core.rooms.values()];
+  }
+
+  /** One room by id. */
+  room(id: string): Room | undefined {
+    return this.#core.rooms.get(id);
+  }
+
+  /** A known user (online or dangling). */
+  user(id: number): User | undefined {
+    return this.#core.users.get(id);
+  }
+
+  /** Users with a live session. */
+  onlineUsers(): User[] {
+    return this.#core.onlineUsers();
+  }
+
+  /**
+   * Disconnects a user: a localized notice, out of their room, then the
+   * connection closes once the notice is written.
+   */
+  kickUser(userId: number, reason = ""): boolean {
+    const core = this.#core;
+    const user = core.users.get(userId);
+    if (!user) return false;
+    core.sendText([userId], { key: "kicked-by-admin", args: { reason: reason ? `: ${reason}` : "" } });
+    this.#disconnect(user, "kick");
+    return true;
+  }
+
+  /** Takes a user out of a room but keeps them connected. */
+  removeFromRoom(roomId: string, userId: number): MemberOutcome {
+    const core = this.#core;
+    const room = core.rooms.get(roomId);
+    if (!room) return "room-not-found";
+    const user = core.users.get(userId);
+    if (!user || user.roomId !== roomId) return "user-not-in-room";
+    core.apply(room.id, leaveRoom(room, userId, core.roomCtx(), "kick"), null);
+    core.sendText([userId], { key: "removed-from-room", args: { room: roomId } });
+    return "ok";
+  }
+
+  /** Disbands a room: every member leaves (players last, so the room ends with them). */
+  closeRoom(roomId: string): boolean {
+    const core = this.#core;
+    const room = core.rooms.get(roomId);
+    if (!room) return false;
+    const members = [...room.monitors, ...room.players];
+    const notice: LocalText = { key: "room-closed-by-admin", args: { room: roomId } };
+    core.sendText(members.map((m) => m.id), notice);
+    for (const member of members) {
+      const current = core.rooms.get(roomId);
+      if (!current) break;
+      core.apply(roomId, leaveRoom(current, member.id, core.roomCtx(), "closed"), null);
+    }
+    return true;
+  }
+
+  /** Bans a user id (and disconnects them, with the localized reason, when online). */
+  banUser(userId: number, reason = ""): void {
+    const core = this.#core;
+    core.bans.banUser({ user_id: userId, reason, banned_at: core.ctx.clock.now() });
+    core.authCache.forgetUser(userId);
+    const user = core.users.get(userId);
+    if (!user) return;
+    core.sendText([userId], banNotice(reason));
+    this.#disconnect(user, "banned");
+  }
+
+  /** Lifts a user ban. */
+  unbanUser(userId: number): boolean {
+    return this.#core.bans.unbanUser(userId);
+  }
+
+  /** Sends a system message to every online user; returns how many got it. */
+  broadcastAll(message: string): number {
+    const ids = this.onlineUsers().map((u) => u.id);
+    this.#core.sendText(ids, { key: "broadcast-prefix", args: { message } });
+    return ids.length;
+  }
+
+  /** Sends a system message to a room's members; null when the room does not exist. */
+  broadcastRoom(roomId: string, message: string): number | null {
+    const room = this.#core.rooms.get(roomId);
+    if (!room) return null;
+    const ids = [...room.players, ...room.monitors].map((m) => m.id);
+    this.#core.sendText(ids, { key: "broadcast-prefix", args: { message } });
+    return ids.length;
+  }
+
+  /** Sends a system message to one user; false when they are not online. */
+  broadcastUser(userId: number, message: string): boolean {
+    const user = this.#core.users.get(userId);
+    if (!user?.session) return false;
+    this.#core.sendText([userId], { key: "broadcast-prefix", args: { message } });
+    return true;
+  }
+
+  #disconnect(user: User, why: "kick" | "banned"): void {
+    const core = this.#core;
+    core.removeFromRoom(user, why);
+    const session = user.session;
+    user.session = null;
+    core.users.delete(user.id);
+    clearDangle(core, user);
+    if (session) {
+      core.ctx.bus.publish({ kind: "user.offline", user: user.id, name: user.name });
+      session.userId = null;
+      void session.closeAfterFlush(session.outbound.enqueuedSeq, "kicked");
+    }
+  }
+}
+
+function clearDangle(core: ServerCore, user: User): void {
+  core.ctx.clock.clearTimeout(user.dangle);
+  user.dangle = undefined;
+}
+
+/** The localized ban notice, with the default reason when none was given. */
+export function banNotice(reason: string): LocalText {
+  return reason ? { key: "auth-banned", args: { reason } } : { key: "auth-banned-default" };
+}
