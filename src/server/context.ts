@@ -68,6 +68,26 @@ export interface UpstreamApi {
   record(id: number, options?: UpstreamCallOptions): Promise<UpstreamRecordLike>;
 }
 
+/** A login about to be answered (spec 3 §3.2). */
+export interface LoginRecord {
+  readonly user_id: number;
+  readonly name: string;
+  readonly language: string;
+  readonly ip: string;
+  readonly session_id: number;
+  readonly category: "normal" | "console" | "room-monitor" | "game-monitor";
+  readonly at: number;
+}
+
+/**
+ * Makes logins durable before they are answered: `recordLogin` resolves once
+ * the login's journal record is queued (Authenticating → DurableAccepted);
+ * if it rejects, the login fails and nothing is bound.
+ */
+export interface LoginJournal {
+  recordLogin(login: LoginRecord): Promise<void>;
+}
+
 /** Everything the game server needs from outside. */
 export interface ServerContext {
   readonly config: GameServerConfig;
@@ -80,4 +100,6 @@ export interface ServerContext {
   readonly newUuid?: () => string;
   /** Ban lists; defaults to an in-memory list. */
   readonly bans?: BanList;
+  /** Durability gate of logins (the persistence layer); none = memory only. */
+  readonly loginJournal?: LoginJournal;
 }

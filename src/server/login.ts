@@ -111,6 +111,28 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
   // Game monitors act under the negated id with a marked name (protocol.md §3.5).
   const id = category === "game-monitor" ? -Math.abs(identity.id) : identity.id;
   const name = category === "game-monitor" ? identity.name + MONITOR_NAME_SUFFIX : identity.name;
+  const journal = core.ctx.loginJournal;
+  if (journal) {
+    // spec 3 §3.2: the login is journaled before Authenticate(Ok) is sent.
+    try {
+      await journal.recordLogin({
+        user_id: id,
+        name,
+        language: identity.language,
+        ip: session.ip,
+        session_id: session.id,
+        category,
+        at: core.ctx.clock.now(),
+      });
+    } catch (error) {
+      log.error("login could not be made durable; refusing it", { user: id, session: session.id, error: String(error) });
+      if (!session.open) return;
+      session.state = "failed";
+      cc.fail("server-busy");
+      return void session.closeAfterFlush(cc.replySeq, "rejected");
+    }
+    if (!session.open) return;
+  }
   bind(core, cc, core.upsertUser(id, name, identity.language, category), category);
 }
 
