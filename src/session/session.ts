@@ -183,8 +183,11 @@ export class Session {
 
   /** Reads until EOF or error. Resolves when the connection is done. */
   async run(): Promise<void> {
-    const buf = new Uint8Array(16 * 1024);
-    const decoder = new FrameDecoder();
+    // Small per-connection buffers: most frames are tens of bytes, and the
+    // memory target is thousands of idle sessions (issue 8). Large frames
+    // simply take more reads; the decoder grows only when one needs it.
+    const buf = new Uint8Array(READ_BUFFER_BYTES);
+    const decoder = new FrameDecoder(256);
     let versionSeen = false;
     try {
       while (this.open) {
@@ -363,5 +366,7 @@ export class Session {
 }
 
 const EMPTY = new Uint8Array(0);
+/** Bytes read per socket read call. */
+const READ_BUFFER_BYTES = 2048;
 /** `Pong` never changes; encoded once (frames are immutable once queued). */
 const PONG_FRAME = encodeServerCommand({ type: "Pong" });

@@ -1,0 +1,149 @@
+/**
+ * Every rejected command gets its error reply with the exact string
+ * (protocol.md §5.4; spec 3 §4.1 rule 1), localized by the user's language.
+ */
+import { equal } from "node:assert/strict";
+import { assertRejectsWithReason } from "../src/client/mod.ts";
+import { expectLog, mark } from "./support/describe.ts";
+import { devToken, startHarness } from "./support/harness.ts";
+
+Deno.test("room commands outside a room answer `no room`", async () => {
+  const h = startHarness();
+  const alice = await h.login(100);
+  for (
+    const call of [
+      () => alice.chat("hi"),
+      () => alice.leaveRoom(),
+      () => alice.lockRoom(true),
+      () => alice.cycleRoom(true),
+      () => alice.selectChart(1),
+      () => alice.requestStart(),
+      () => alice.ready(),
+      () => alice.cancelReady(),
+      () => alice.played(100001),
+      () => alice.abort(),
+    ]
+  ) {
+    await assertRejectsWithReason(call(), "no room");
+  }
+  await h.close();
+});
+
+Deno.test("create and join errors: already in room, occupied, not found, locked, ongoing, monitor, full", async () => {
+  const h = startHarness({ config: { max_users_per_room: 2 } });
+  const alice = await h.login(100);
+  const bob = await h.login(200);
+  const carol = await h.login(300);
+  await alice.createRoom("abc");
+  await assertRejectsWithReason(alice.createRoom("other"), "already in room");
+  await assertRejectsWithReason(alice.joinRoom("abc"), "already in room");
+  await assertRejectsWithReason(bob.createRoom("abc"), "Room ID is occupied");
+  await assertRejectsWithReason(bob.joinRoom("nope"), "room not found");
+  await alice.lockRoom(true);
+  await assertRejectsWithReason(bob.joinRoom("abc"), "Room is locked");
+  await alice.lockRoom(false);
+  await assertRejectsWithReason(bob.joinRoom("abc", true), "Permission denied. You can't monitor this room.");
+  await bob.joinRoom("abc");
+  await assertRejectsWithReason(carol.joinRoom("abc"), "Room is full");
+  await alice.selectChart(1);
+  await alice.requestStart();
+  await assertRejectsWithReason(carol.joinRoom("abc"), "Game is ongoing");
+  await h.close();
+});
+
+Deno.test("host-only, state and readiness errors", async () => {
+  const h = startHarness();
+  const alice = await h.login(100);
+  const bob = await h.login(200);
+  const carol = await h.login(300);
+  await alice.createRoom("abc");
+  await bob.joinRoom("abc");
+  await carol.joinRoom("abc");
+  await assertRejectsWithReason(bob.lockRoom(true), "only host can do this");
+  await assertRejectsWithReason(bob.cycleRoom(true), "only host can do this");
+  await assertRejectsWithReason(bob.selectChart(1), "only host can do this");
+  await assertRejectsWithReason(alice.requestStart(), "No chart selected");
+  await alice.selectChart(1);
+  await assertRejectsWithReason(bob.requestStart(), "only host can do this");
+  await alice.requestStart();
+  await assertRejectsWithReason(alice.selectChart(2), "invalid state");
+  await assertRejectsWithReason(alice.requestStart(), "invalid state");
+  await assertRejectsWithReason(alice.ready(), "already ready");
+  await assertRejectsWithReason(bob.cancelReady(), "not ready");
+  await bob.ready();
+  await carol.ready();
+  // Playing now.
+  await assertRejectsWithReason(bob.played(100001), "invalid record");
+  await bob.played(200001);
+  await assertRejectsWithReason(bob.played(200002), "already uploaded");
+  await assertRejectsWithReason(bob.abort(), "already uploaded");
+  await carol.abort();
+  await assertRejectsWithReason(carol.abort(), "aborted");
+  await assertRejectsWithReason(carol.played(300001), "aborted");
+  await h.close();
+});
+
+Deno.test("a record lookup failure passes the upstream's error text through", async () => {
+  const h = startHarness();
+  const alice = await h.login(100);
+  await alice.createRoom("abc");
+  await assertRejectsWithReason(alice.played(999), "Cannot fetch record 999: HTTP 404 Not Found");
+  await h.close();
+});
+
+Deno.test("an unknown chart falls back to the name #<id>", async () => {
+  const h = startHarness();
+  const alice = await h.login(100);
+  await alice.createRoom("abc");
+  const a = mark(alice);
+  await alice.selectChart(5_000_000);
+  await expectLog(alice, [
+    "Message.SelectChart{user:100,name:#5000000,id:5000000}",
+    "ChangeState(SelectChart:5000000)",
+    "SelectChart(Ok)",
+  ], a);
+  await h.close();
+});
+
+Deno.test("authentication errors: bad token, repeated authenticate, commands before login", async () => {
+  const h = startHarness();
+  const early = await h.connect();
+  await assertRejectsWithReason(early.createRoom("x"), "not authenticated");
+  await assertRejectsWithReason(early.joinRoom("x"), "not authenticated");
+  const rtt = await early.ping();
+  equal(typeof rtt, "number");
+  await early.authenticate(devToken(100));
+  await assertRejectsWithReason(early.authenticate(devToken(100)), "repeated authenticate");
+  const bad = await h.connect();
+  await assertRejectsWithReason(bad.authenticate("not-a-valid-token"), "failed to fetch info");
+  await bad.closed;
+  equal(bad.closeReason?.code, "eof");
+  await h.close();
+});
+
+Deno.test("errors are localized for zh-CN and zh-TW users; unknown languages fall back to en-US", async () => {
+  const h = startHarness({ config: { max_users_per_room: 1 } });
+  const cn = await h.login(100, "zh-CN");
+  const tw = await h.login(200, "zh-TW");
+  const ja = await h.login(300, "ja-JP");
+  await cn.createRoom("abc");
+  await assertRejectsWithReason(tw.joinRoom("abc"), "房間已滿");
+  await assertRejectsWithReason(ja.joinRoom("abc"), "Room is full");
+  await assertRejectsWithReason(cn.createRoom("abc"), "你已经在房间中");
+  await assertRejectsWithReason(tw.chat("x"), "你不在房間中");
+  await h.close();
+});
+
+Deno.test("chat disabled, room creation disabled and the room limit answer with their errors", async () => {
+  const h = startHarness({ config: { chat_enabled: false, max_rooms: 1 } });
+  const alice = await h.login(100);
+  const bob = await h.login(200);
+  await alice.createRoom("abc");
+  await assertRejectsWithReason(alice.chat("hi"), "Chat is disabled on this server");
+  await assertRejectsWithReason(bob.createRoom("second"), "The server has reached its room limit");
+  await h.close();
+  const h2 = startHarness({ config: { room_creation_enabled: false } });
+  const carol = await h2.login(300);
+  await assertRejectsWithReason(carol.createRoom("x"), "Room creation is disabled on this server");
+  await h2.close();
+});
