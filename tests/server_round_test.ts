@@ -101,6 +101,10 @@ Deno.test("a full round: create, join, monitor, lock, cycle, select, start, read
     "Message.Played{user:100,score:1000000,accuracy:1,full_combo:true}",
     "Played(Ok)",
     "Message.Abort{user:200}",
+    "Message.Chat{user:0,content:▸ Lucky Seven results}",
+    "Message.Chat{user:0,content:#1. Alice  1000000  100.00%  P928 G0 B0 M0  x928  FC}",
+    "Message.Chat{user:0,content:–. Bob  DNF}",
+    "Message.Chat{user:0,content:Results: 1/2 completed}",
     "Message.GameEnd",
     "Message.NewHost{user:200}",
     "ChangeHost(false)",
@@ -109,6 +113,10 @@ Deno.test("a full round: create, join, monitor, lock, cycle, select, start, read
   await expectLog(bob, [
     "Message.Played{user:100,score:1000000,accuracy:1,full_combo:true}",
     "Message.Abort{user:200}",
+    "Message.Chat{user:0,content:▸ Lucky Seven results}",
+    "Message.Chat{user:0,content:#1. Alice  1000000  100.00%  P928 G0 B0 M0  x928  FC}",
+    "Message.Chat{user:0,content:–. Bob  DNF}",
+    "Message.Chat{user:0,content:Results: 1/2 completed}",
     "Message.GameEnd",
     "Message.NewHost{user:200}",
     "ChangeHost(true)",
@@ -120,10 +128,10 @@ Deno.test("a full round: create, join, monitor, lock, cycle, select, start, read
 
   // The host leaves: a random remaining player (only Alice) becomes host.
   a = mark(alice);
-  m = mark(mon);
+  b = mark(bob);
   await bob.leaveRoom();
   await expectLog(alice, ["Message.LeaveRoom{user:200,name:Bob}", "Message.NewHost{user:100}", "ChangeHost(true)"], a);
-  await expectLog(bob, ["Message.LeaveRoom{user:200,name:Bob}", "LeaveRoom(Ok)"], b + 7);
+  await expectLog(bob, ["Message.LeaveRoom{user:200,name:Bob}", "LeaveRoom(Ok)"], b);
   equal(bob.roomState, null);
 
   const room = h.server.core.rooms.get("abc")!;
@@ -184,8 +192,8 @@ Deno.test("a lone host starts at once; Played outside play is still broadcast", 
   await alice.played(100002);
   await alice.played(100001);
   const tail = alice.received.slice(a + 5).map((c) => c.type);
-  // Played in play (then GameEnd, back to selection, reply), then Played outside play.
-  deepEqual(tail, ["Message", "Message", "ChangeState", "Played", "Message", "Played"]);
+  // Played in play (ranking lines, GameEnd, back to selection, reply), then Played outside play.
+  deepEqual(tail, ["Message", "Message", "Message", "Message", "Message", "ChangeState", "Played", "Message", "Played"]);
   await h.close();
 });
 

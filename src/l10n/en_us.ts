@@ -51,6 +51,22 @@ export const EN_US = {
   "auth-banned": "You have been banned from this server. Reason: {reason}",
   "auth-banned-default": "You have been banned from this server. Reason: violation of server rules",
   "broadcast-prefix": "[Broadcast] {message}",
+  "room-empty": "The room has no players",
+  "user-not-in-room": "The user is not in this room",
+  "user-not-found": "User not found",
+  "invalid-argument": "Invalid argument",
+  "room-ban-notice": "You have been banned from room {room}",
+  "join-room-banned": "You are banned from this room",
+  "room-degraded": "This room is temporarily not accepting players",
+  "join-game-ongoing-confirm": "This room is in a game. Join again to confirm and watch the round finish.",
+  "room-progress": "Progress: [{bar}] {percent}%  {remaining} min left",
+  "room-progress-unknown": "A round is in progress; you will play from the next one.",
+  "result-title": "▸ {chart} results",
+  "result-line": "#{rank}. {name}  {score}  {accuracy}%  P{perfect} G{good} B{bad} M{miss}  x{combo}",
+  "result-line-fc": "#{rank}. {name}  {score}  {accuracy}%  P{perfect} G{good} B{bad} M{miss}  x{combo}  FC",
+  "result-line-dnf": "–. {name}  DNF",
+  "result-summary": "Results: {passed}/{total} completed",
+  "rate-limited": "Too many requests, slow down a little",
 } as const;
 
 /** A message key. */

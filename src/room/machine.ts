@@ -11,7 +11,8 @@
  * import { createRoom, joinRoom } from "./machine.ts";
  * import { SeededRandom } from "../util/random.ts";
  * import { equal } from "node:assert/strict";
- * const ctx = { now: 0, random: new SeededRandom(1), newUuid: () => "u", chatHistoryLimit: 50, playHistoryLimit: 100 };
+ * const timing = { readyCountdownSecs: 60, playingOffsetSecs: 60, fallbackDurationSecs: 10000, progressIntervalSecs: 30 };
+ * const ctx = { now: 0, random: new SeededRandom(1), newUuid: () => "u", chatHistoryLimit: 50, playHistoryLimit: 100, timing };
  * const created = createRoom("abc", { id: 1, name: "A", monitor: false }, ctx, { maxPlayers: 8 });
  * const joined = joinRoom(created.room!, { id: 2, name: "B", monitor: false }, ctx, { canMonitor: false });
  * equal(joined.room?.players.length, 2);
@@ -22,7 +23,8 @@
 
 import type { LeaveReason } from "../events/mod.ts";
 import type { RecordData } from "../protocol/mod.ts";
-import { checkAllDone, checkAllReady, leaveProcedure } from "./procedures.ts";
+import { assignHost, checkAllDone, checkAllReady, leaveProcedure } from "./procedures.ts";
+import { progressNotice } from "./timing.ts";
 import { Tx } from "./tx.ts";
 import type { ChartRef, Member, Room, RoomCtx, Transition } from "./types.ts";
 import { findMember, joinResponse, keepLast, roomData } from "./views.ts";
@@ -32,28 +34,40 @@ export interface CreateOptions {
   maxPlayers: number;
   /** Defaults to names starting with `-` (spec 3 §2.1). */
   hidden?: boolean;
+  persistent?: boolean;
+  apiEndpoint?: string | null;
 }
 
-/** Creates a room with `creator` as host and only player (protocol.md §5.4 CreateRoom). */
-export function createRoom(id: string, creator: Member, ctx: RoomCtx, options: CreateOptions): Transition {
-  const room: Room = {
+/** A new room value with nobody in it yet. */
+export function newRoom(id: string, ctx: RoomCtx, options: CreateOptions, creator: Member | null): Room {
+  return {
     id,
     uuid: ctx.newUuid(),
     createdAt: ctx.now,
-    creatorId: creator.id,
-    hostId: creator.id,
-    players: [{ ...creator, monitor: false }],
+    creatorId: creator?.id ?? null,
+    hostId: creator?.id ?? null,
+    players: creator ? [{ ...creator, monitor: false }] : [],
     monitors: [],
     locked: false,
     cycle: false,
     live: false,
     hidden: options.hidden ?? id.startsWith("-"),
     maxPlayers: options.maxPlayers,
+    persistent: options.persistent ?? false,
+    tournament: false,
+    degraded: false,
+    apiEndpoint: options.apiEndpoint ?? null,
+    bans: [],
     chart: null,
     phase: { kind: "select" },
     chat: [],
     rounds: [],
   };
+}
+
+/** Creates a room with `creator` as host and only player (protocol.md §5.4 CreateRoom). */
+export function createRoom(id: string, creator: Member, ctx: RoomCtx, options: CreateOptions): Transition {
+  const room = newRoom(id, ctx, options, creator);
   const tx = new Tx(room, ctx);
   tx.membership(creator.id, id, false);
   // The creator's membership is part of `room.created` (its data lists them);
@@ -67,34 +81,52 @@ export function createRoom(id: string, creator: Member, ctx: RoomCtx, options: C
 export interface JoinOptions {
   /** Whether the user may spectate (listed in `monitors`, or a game-monitor session). */
   canMonitor: boolean;
+  /** The user already saw the late-join prompt and joins again in time (spec 3 §3.1 rule 6). */
+  confirmedLateJoin?: boolean;
 }
 
 /**
- * Joins as player or monitor. Checks, in order: locked, state, monitor
- * permission, capacity; monitors skip lock, state and capacity (spec 3 §3.1
- * rule 6). A monitor turns the room live for good.
+ * Joins as player or monitor. Checks, in order: room ban, degraded, locked,
+ * state, monitor permission, capacity; monitors skip lock, state and
+ * capacity (spec 3 §3.1 rule 6). A monitor turns the room live for good. A
+ * player joining a running round is first asked to confirm; once confirmed
+ * they join as aborted for that round and get progress notices. A player
+ * joining a room without host becomes host, told after the reply.
  */
 export function joinRoom(room: Room, user: Member, ctx: RoomCtx, options: JoinOptions): Transition {
   const tx = new Tx(room, ctx);
+  if (room.bans.some((b) => b.user_id === user.id)) return tx.fail("join-room-banned");
+  if (room.degraded) return tx.fail("room-degraded");
+  const lateJoin = !user.monitor && room.phase.kind === "play";
   if (user.monitor) {
     if (!options.canMonitor) return tx.fail("join-cant-monitor");
   } else {
     if (room.locked) return tx.fail("join-room-locked");
-    if (room.phase.kind !== "select") return tx.fail("join-game-ongoing");
+    if (room.phase.kind === "wait" || (lateJoin && room.tournament)) return tx.fail("join-game-ongoing");
+    if (lateJoin && !options.confirmedLateJoin) return tx.fail("join-game-ongoing-confirm");
     if (room.players.length >= room.maxPlayers) return tx.fail("join-room-full");
   }
   const member: Member = { id: user.id, name: user.name, monitor: user.monitor };
   if (member.monitor) tx.set({ monitors: [...room.monitors, member], live: true });
   else tx.set({ players: [...room.players, member] });
+  const phase = tx.r.phase;
+  if (lateJoin && phase.kind === "play") {
+    const progress = new Map(phase.progress).set(member.id, ctx.now + ctx.timing.progressIntervalSecs * 1000);
+    tx.set({ phase: { ...phase, aborted: [...phase.aborted, member.id], progress } });
+  }
   tx.membership(member.id, room.id, member.monitor);
   tx.event({ kind: "room.joined", user: member.id, name: member.name, monitor: member.monitor });
   tx.toRoom({ type: "OnJoinRoom", user: { id: member.id, name: member.name, monitor: member.monitor } });
   tx.message({ type: "JoinRoom", user: member.id, name: member.name });
   tx.effects.push({ t: "reply", result: { ok: true, value: joinResponse(tx.r) } });
-  // After the reply the joiner has room state: replay the chat history (spec 3 §2.1).
+  // After the reply the joiner has room state: replay the chat history (spec 3 §2.1) …
   for (const line of tx.r.chat) {
     tx.to([member.id], { type: "Message", message: { type: "Chat", user: line.user, content: line.content } });
   }
+  // … the compensating host assignment of a room that had none …
+  if (!member.monitor && tx.r.hostId === null && !tx.r.tournament) assignHost(tx, member.id);
+  // … and a late joiner's first progress notice.
+  if (lateJoin) progressNotice(tx, [member.id]);
   return tx.done();
 }
 
@@ -156,7 +188,7 @@ export function requestStart(room: Room, userId: number, ctx: RoomCtx): Transiti
   if (room.phase.kind !== "select") return tx.fail("invalid-state");
   if (!requireHost(tx, userId)) return tx.fail("only-host");
   if (!room.chart) return tx.fail("start-no-chart-selected");
-  tx.set({ phase: { kind: "wait", ready: [userId] } });
+  tx.set({ phase: { kind: "wait", ready: [userId], countdownAt: ctx.now + ctx.timing.readyCountdownSecs * 1000 } });
   tx.message({ type: "GameStart", user: userId });
   tx.toRoom({ type: "ChangeState", state: { type: "WaitingForReady" } });
   tx.updated({ state: "WaitingForReady" });
@@ -170,7 +202,7 @@ export function ready(room: Room, userId: number, ctx: RoomCtx): Transition {
   const phase = room.phase;
   if (phase.kind !== "wait") return tx.ok();
   if (phase.ready.includes(userId)) return tx.fail("already-ready");
-  tx.set({ phase: { kind: "wait", ready: [...phase.ready, userId] } });
+  tx.set({ phase: { ...phase, ready: [...phase.ready, userId] } });
   tx.message({ type: "Ready", user: userId });
   checkAllReady(tx);
   return tx.ok();
@@ -189,7 +221,7 @@ export function cancelReady(room: Room, userId: number, ctx: RoomCtx): Transitio
     tx.toRoom({ type: "ChangeState", state: { type: "SelectChart", chart: room.chart?.id ?? null } });
     tx.updated({ state: "SelectingChart" });
   } else {
-    tx.set({ phase: { kind: "wait", ready: readyNow } });
+    tx.set({ phase: { ...phase, ready: readyNow } });
     tx.message({ type: "CancelReady", user: userId });
   }
   return tx.ok();
@@ -225,7 +257,10 @@ export function played(room: Room, userId: number, record: RecordData, ctx: Room
   if (!room.players.some((p) => p.id === userId)) return tx.ok();
   const results = new Map(phase.results);
   results.set(userId, record);
-  tx.set({ phase: { ...phase, results } });
+  // spec 3 §3.1 rule 1: the first finisher moves the deadline later by one offset.
+  const extend = !phase.extended && phase.results.size === 0;
+  const deadline = extend ? phase.deadline + ctx.timing.playingOffsetSecs * 1000 : phase.deadline;
+  tx.set({ phase: { ...phase, results, deadline, extended: phase.extended || extend } });
   checkAllDone(tx);
   return tx.ok();
 }
@@ -246,6 +281,7 @@ export function abort(room: Room, userId: number, ctx: RoomCtx): Transition {
 /** `Chat`: broadcast and keep the last lines for joiners (spec 3 §2.1). */
 export function chat(room: Room, userId: number, content: string, ctx: RoomCtx): Transition {
   const tx = new Tx(room, ctx);
+  if (room.tournament) return tx.fail("chat-disabled");
   tx.message({ type: "Chat", user: userId, content });
   const line = { user: userId, content, time: ctx.now };
   tx.set({ chat: keepLast([...room.chat, line], ctx.chatHistoryLimit) });

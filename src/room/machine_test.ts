@@ -31,6 +31,7 @@ function ctx(seed = 1): RoomCtx {
     newUuid: () => `uuid-${++n}`,
     chatHistoryLimit: 3,
     playHistoryLimit: 2,
+    timing: { readyCountdownSecs: 60, playingOffsetSecs: 60, fallbackDurationSecs: 10000, progressIntervalSecs: 30 },
   };
 }
 
@@ -117,9 +118,12 @@ Deno.test("joinRoom checks lock, state, monitor permission and capacity in order
   const c = ctx();
   const base = createRoom("abc", A, c, { maxPlayers: 2 }).room!;
   deepEqual(wire(joinRoom({ ...base, locked: true }, B, c, { canMonitor: false })), ["reply Err(join-room-locked)"]);
-  deepEqual(wire(joinRoom({ ...base, phase: { kind: "wait", ready: [1] } }, B, c, { canMonitor: false })), [
-    "reply Err(join-game-ongoing)",
-  ]);
+  deepEqual(
+    wire(joinRoom({ ...base, phase: { kind: "wait", ready: [1], countdownAt: null } }, B, c, { canMonitor: false })),
+    [
+      "reply Err(join-game-ongoing)",
+    ],
+  );
   deepEqual(wire(joinRoom(base, M, c, { canMonitor: false })), ["reply Err(join-cant-monitor)"]);
   const full = joinRoom(base, B, c, { canMonitor: false }).room!;
   deepEqual(wire(joinRoom(full, C, c, { canMonitor: false })), ["reply Err(join-room-full)"]);
@@ -245,6 +249,10 @@ Deno.test("played and abort: broadcast, all-done, GameEnd, chart stays selected"
   const a = abort(room, 2, c);
   deepEqual(wire(a), [
     '1,2,9 Message.Abort{"user":2}',
+    "1,2,9 text(result-title)",
+    "1,2,9 text(result-line-fc)",
+    "1,2,9 text(result-line-dnf)",
+    "1,2,9 text(result-summary)",
     "1,2,9 Message.GameEnd",
     "1,2,9 ChangeState(SelectChart:7)",
     "reply Ok",
@@ -273,6 +281,10 @@ Deno.test("cycle after a round passes the host to the next player", () => {
   room = played(room, 1, record(1), c).room!;
   const t = played(room, 2, record(2), c);
   deepEqual(wire(t).slice(1), [
+    "1,2,9 text(result-title)",
+    "1,2,9 text(result-line-fc)",
+    "1,2,9 text(result-line-fc)",
+    "1,2,9 text(result-summary)",
     "1,2,9 Message.GameEnd",
     '1,2,9 Message.NewHost{"user":2}',
     "1 ChangeHost(false)",
@@ -289,6 +301,9 @@ Deno.test("a leave can end the round and the play history is capped", () => {
   const t = leaveRoom(room, 2, c);
   deepEqual(wire(t), [
     '1,2,9 Message.LeaveRoom{"user":2,"name":"B"}',
+    "1,9 text(result-title)",
+    "1,9 text(result-line-fc)",
+    "1,9 text(result-summary)",
     "1,9 Message.GameEnd",
     "1,9 ChangeState(SelectChart:7)",
     "reply Ok",

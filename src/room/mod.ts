@@ -7,3 +7,6 @@
 export * from "./types.ts";
 export * from "./views.ts";
 export * from "./machine.ts";
+export * from "./timing.ts";
+export * from "./admin_machine.ts";
+export * from "./ranking.ts";

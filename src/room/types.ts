@@ -23,6 +23,21 @@ export interface Member {
 export interface ChartRef {
   readonly id: number;
   readonly name: string;
+  /**
+   * Audio length in seconds, probed from the chart archive after selection;
+   * null until known (spec 3 §3.1 rule 5; kept at room level only).
+   */
+  readonly durationSecs?: number | null;
+}
+
+/** Host id meaning "the system hosts this room" (spec 3 §3.1 rule 3). */
+export const SYSTEM_HOST = -1;
+
+/** A room-level ban. */
+export interface RoomBan {
+  readonly user_id: number;
+  readonly reason: string;
+  readonly banned_at: number;
 }
 
 /** One chat line kept for replay to joiners (spec 3 §2.1). */
@@ -45,13 +60,24 @@ export interface RoundRecord {
 /** Lifecycle phase with its own data (spec 3 §2.1 `lifecycle`). */
 export type Phase =
   | { readonly kind: "select" }
-  | { readonly kind: "wait"; readonly ready: readonly number[] }
+  | {
+    readonly kind: "wait";
+    readonly ready: readonly number[];
+    /** When the ready countdown starts the round by itself; null = never (tournament). */
+    readonly countdownAt: number | null;
+  }
   | {
     readonly kind: "play";
     readonly round: string;
     readonly startedAt: number;
     readonly results: ReadonlyMap<number, RecordData>;
     readonly aborted: readonly number[];
+    /** When unfinished players are aborted and the round settles (spec 3 §3.1 rule 1). */
+    readonly deadline: number;
+    /** The first finisher moved the deadline by one offset already. */
+    readonly extended: boolean;
+    /** Late joiners and when each gets the next progress notice. */
+    readonly progress: ReadonlyMap<number, number>;
   };
 
 /** A multiplayer room. Replaced, never mutated, by each transition. */
@@ -59,8 +85,9 @@ export interface Room {
   readonly id: string;
   readonly uuid: string;
   readonly createdAt: number;
-  readonly creatorId: number;
-  /** Current host; null only while the room has no players. */
+  /** Who created it; null for rooms made by an operator. */
+  readonly creatorId: number | null;
+  /** Current host; null = none (the next player to join takes it); {@link SYSTEM_HOST} = the system. */
   readonly hostId: number | null;
   /** Players in join order. */
   readonly players: readonly Member[];
@@ -74,6 +101,16 @@ export interface Room {
   readonly hidden: boolean;
   /** Player capacity; monitors do not count. */
   readonly maxPlayers: number;
+  /** Survives having no users (spec 3 §2.1). */
+  readonly persistent: boolean;
+  /** Tournament mode: automatic behaviour and chat off (spec 3 §2.1). */
+  readonly tournament: boolean;
+  /** A join compensation failed: new joins are refused until cleared. */
+  readonly degraded: boolean;
+  /** Upstream API override for this room's lookups; null = server default. */
+  readonly apiEndpoint: string | null;
+  /** Users refused by this room. */
+  readonly bans: readonly RoomBan[];
   readonly chart: ChartRef | null;
   readonly phase: Phase;
   readonly chat: readonly ChatLine[];
@@ -89,6 +126,20 @@ export interface RoomCtx {
   readonly chatHistoryLimit: number;
   /** Rounds kept per room (`play_history_cache_size`). */
   readonly playHistoryLimit: number;
+  /** Round timing (spec 3 §3.1, §8). */
+  readonly timing: RoomTiming;
+}
+
+/** Round timing settings, in seconds. */
+export interface RoomTiming {
+  /** Ready countdown before a waiting round starts by itself (`ready_countdown_secs`, 60). */
+  readonly readyCountdownSecs: number;
+  /** Added to the chart duration for the playing deadline (`playing_timeout_offset_secs`, 60). */
+  readonly playingOffsetSecs: number;
+  /** Duration assumed when the chart's audio could not be probed (10000). */
+  readonly fallbackDurationSecs: number;
+  /** Interval of progress notices to late joiners (30). */
+  readonly progressIntervalSecs: number;
 }
 
 /** The value a successful command reply carries (JoinRoom's response, else nothing). */

@@ -27,7 +27,7 @@ import {
 } from "../room/mod.ts";
 import type { Inbound, Session } from "../session/session.ts";
 import { CommandContext } from "./command_context.ts";
-import type { ServerCore, User } from "./core.ts";
+import { LATE_JOIN_CONFIRM_MS, type ServerCore, type User } from "./core.ts";
 import { login } from "./login.ts";
 import { relayTelemetry } from "./telemetry.ts";
 
@@ -129,13 +129,20 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     const room = core.rooms.get(cc.cmd.id);
     if (!room) return cc.fail("room-not-found");
     if (user.category === "game-monitor" && !cc.cmd.monitor) return cc.fail("game-monitor-must-monitor");
-    const canMonitor = user.category === "game-monitor" || core.ctx.config.monitors.includes(user.id);
-    run(
-      core,
-      cc,
-      room,
-      (r) => joinRoom(r, { id: user.id, name: user.name, monitor: cc.cmd.monitor }, core.roomCtx(), { canMonitor }),
-    );
+    // Spectating needs the `monitors` permission; game monitors are checked by their real id.
+    const realId = user.category === "game-monitor" ? -user.id : user.id;
+    const canMonitor = core.ctx.config.monitors.includes(realId);
+    const now = core.ctx.clock.now();
+    const pending = user.joinPending;
+    const confirmedLateJoin = pending !== null && pending.room === room.id && pending.until >= now;
+    const t = joinRoom(room, { id: user.id, name: user.name, monitor: cc.cmd.monitor }, core.roomCtx(), {
+      canMonitor,
+      confirmedLateJoin,
+    });
+    const reply = t.effects.find((e) => e.t === "reply");
+    const prompted = reply?.t === "reply" && !reply.result.ok && reply.result.error.key === "join-game-ongoing-confirm";
+    user.joinPending = prompted ? { room: room.id, until: now + LATE_JOIN_CONFIRM_MS } : null;
+    core.apply(room.id, t, cc);
   },
   LeaveRoom: (core, cc) => {
     const user = cc.user!;
@@ -164,7 +171,7 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     const id = cc.cmd.id;
     let name: string;
     try {
-      name = (await core.ctx.upstream.chart(id, { budgetMs: core.ctx.config.auth_budget_ms })).name;
+      name = (await core.upstreamFor(room).chart(id, { budgetMs: core.ctx.config.auth_budget_ms })).name;
     } catch (error) {
       // spec 3 §3.1 rule 5: on failure the name falls back to `#<id>`.
       core.ctx.log.info("chart lookup failed, using fallback name", {
@@ -177,7 +184,8 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     if (!stillCurrent(core, cc, user)) return cc.fail("connection-replaced");
     const now = core.roomOf(user);
     if (!now) return cc.fail("no-room");
-    run(core, cc, now, (r) => selectChart(r, user.id, { id, name }, core.roomCtx()));
+    run(core, cc, now, (r) => selectChart(r, user.id, { id, name, durationSecs: null }, core.roomCtx()));
+    if (core.rooms.get(now.id)?.chart?.id === id) core.resolveChartDuration(now.id, id);
   },
   RequestStart: (core, cc) => {
     const found = inRoom(core, cc);
@@ -197,7 +205,7 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     const [user] = found;
     let record;
     try {
-      record = await core.ctx.upstream.record(cc.cmd.id, { budgetMs: core.ctx.config.auth_budget_ms });
+      record = await core.upstreamFor(found[1]).record(cc.cmd.id, { budgetMs: core.ctx.config.auth_budget_ms });
     } catch (error) {
       // The official server passes the HTTP client's error text through (protocol.md §6).
       return cc.failText(error instanceof Error ? error.message : String(error));

@@ -31,6 +31,8 @@ export interface GameServerConfig {
   readonly playing_reconnect_grace: number;
   readonly auth_budget_ms: number;
   readonly graceful_shutdown_timeout: number;
+  readonly ready_countdown_secs: number;
+  readonly playing_timeout_offset_secs: number;
 }
 
 /** Identity returned by the upstream `/me`. */
@@ -66,7 +68,15 @@ export interface UpstreamApi {
   me(token: string, options?: UpstreamCallOptions): Promise<UpstreamIdentity>;
   chart(id: number, options?: UpstreamCallOptions): Promise<{ readonly id: number; readonly name: string }>;
   record(id: number, options?: UpstreamCallOptions): Promise<UpstreamRecordLike>;
+  /** The same client against another base URL (per-room endpoint override). */
+  withBaseUrl?(url: string): UpstreamApi;
 }
+
+/**
+ * Finds a chart's audio length in seconds (spec 3 §3.1 rule 5), through the
+ * given upstream. Rejects when it cannot; the room then uses the fallback.
+ */
+export type ChartDurationResolver = (chartId: number, upstream: UpstreamApi) => Promise<number>;
 
 /** A login about to be answered (spec 3 §3.2). */
 export interface LoginRecord {
@@ -100,6 +110,8 @@ export interface ServerContext {
   readonly newUuid?: () => string;
   /** Ban lists; defaults to an in-memory list. */
   readonly bans?: BanList;
+  /** Probes chart audio lengths for playing deadlines; none = always the fallback. */
+  readonly chartDuration?: ChartDurationResolver;
   /** Durability gate of logins (the persistence layer); none = memory only. */
   readonly loginJournal?: LoginJournal;
 }

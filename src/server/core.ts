@@ -10,13 +10,22 @@
 import type { LeaveReason } from "../events/mod.ts";
 import { type Locale, type LocalText, resolveLocale, translate } from "../l10n/mod.ts";
 import { encodeServerCommand, type ServerCommand, type UserInfo } from "../protocol/mod.ts";
-import { leaveRoom, type ReplyValue, type Room, type RoomCtx, type Transition } from "../room/mod.ts";
+import {
+  leaveRoom,
+  nextWake,
+  type ReplyValue,
+  type Room,
+  type RoomCtx,
+  setChartDuration,
+  tick,
+  type Transition,
+} from "../room/mod.ts";
 import type { Result } from "../protocol/mod.ts";
 import { isRoomScoped, type Session, type SessionCategory } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
-import type { ServerContext } from "./context.ts";
+import type { ServerContext, UpstreamApi } from "./context.ts";
 import { Counters } from "./counters.ts";
 
 /** An authenticated user, online or dangling (spec 3 §2.2). */
@@ -35,6 +44,8 @@ export interface User {
   session: Session | null;
   /** Grace timer while dangling. */
   dangle: TimerHandle | undefined;
+  /** A late-join prompt was shown for this room; joining again before `until` confirms (spec 3 §3.1 rule 6). */
+  joinPending: { readonly room: string; readonly until: number } | null;
   readonly firstSeen: number;
 }
 
@@ -42,6 +53,14 @@ export interface User {
 export interface Replier {
   reply(result: Result<ReplyValue, LocalText>): void;
 }
+
+/** Chart duration assumed when the audio could not be probed (spec 3 §3.1 rule 1). */
+export const FALLBACK_DURATION_SECS = 10000;
+/** Progress notices to late joiners, every 30 s (spec 3 §8). */
+export const PROGRESS_INTERVAL_SECS = 30;
+
+/** How long a late-join prompt stays valid: joining again within it confirms. */
+export const LATE_JOIN_CONFIRM_MS = 30_000;
 
 /** System chat messages use user id 0 (spec 3 §4.6 `send-chat`). */
 export const SYSTEM_USER = 0;
@@ -64,6 +83,8 @@ export class ServerCore {
   /** Set once shutdown began: no new logins. */
   shuttingDown = false;
   readonly #newUuid: () => string;
+  /** One wake-up timer per room, for its next deadline (see `nextWake`). */
+  readonly #wakes = new Map<string, { at: number; timer: TimerHandle }>();
 
   constructor(ctx: ServerContext) {
     this.ctx = ctx;
@@ -80,6 +101,12 @@ export class ServerCore {
       newUuid: this.#newUuid,
       chatHistoryLimit: config.chat_history_limit,
       playHistoryLimit: config.play_history_cache_size,
+      timing: {
+        readyCountdownSecs: config.ready_countdown_secs,
+        playingOffsetSecs: config.playing_timeout_offset_secs,
+        fallbackDurationSecs: FALLBACK_DURATION_SECS,
+        progressIntervalSecs: PROGRESS_INTERVAL_SECS,
+      },
     };
   }
 
@@ -102,6 +129,7 @@ export class ServerCore {
         monitor: false,
         session: null,
         dangle: undefined,
+        joinPending: null,
         firstSeen: this.ctx.clock.now(),
       };
       this.users.set(id, user);
@@ -149,6 +177,7 @@ export class ServerCore {
   apply(roomId: string, t: Transition, origin: Replier | null): void {
     if (t.room) this.rooms.set(t.room.id, t.room);
     else this.rooms.delete(roomId);
+    this.#schedule(roomId, t.room);
     for (const effect of t.effects) {
       switch (effect.t) {
         case "send":
@@ -173,6 +202,59 @@ export class ServerCore {
           break;
       }
     }
+  }
+
+  /**
+   * Keeps one timer per room armed for its next deadline (countdown, playing
+   * deadline, progress notice). Time-driven transitions stay in the pure
+   * machine (`tick`); only the wake-up lives here.
+   */
+  #schedule(roomId: string, room: Room | null): void {
+    const at = room ? nextWake(room) : null;
+    const current = this.#wakes.get(roomId);
+    if (current && current.at === at) return;
+    if (current) this.ctx.clock.clearTimeout(current.timer);
+    if (at === null || this.shuttingDown) {
+      this.#wakes.delete(roomId);
+      return;
+    }
+    const { clock } = this.ctx;
+    const timer = clock.setTimeout(() => {
+      this.#wakes.delete(roomId);
+      const now = this.rooms.get(roomId);
+      if (now) this.apply(roomId, tick(now, this.roomCtx()), null);
+    }, Math.max(0, at - clock.now()));
+    this.#wakes.set(roomId, { at, timer });
+  }
+
+  /** Cancels every room timer (shutdown). */
+  clearTimers(): void {
+    for (const { timer } of this.#wakes.values()) this.ctx.clock.clearTimeout(timer);
+    this.#wakes.clear();
+  }
+
+  /** The upstream for a room's lookups: its endpoint override, or the server's. */
+  upstreamFor(room: Room | undefined): UpstreamApi {
+    const upstream = this.ctx.upstream;
+    return room?.apiEndpoint && upstream.withBaseUrl ? upstream.withBaseUrl(room.apiEndpoint) : upstream;
+  }
+
+  /**
+   * Resolves the selected chart's audio length in the background and records
+   * it on the room if the same chart is still selected (spec 3 §3.1 rule 5).
+   */
+  resolveChartDuration(roomId: string, chartId: number): void {
+    const resolver = this.ctx.chartDuration;
+    if (!resolver) return;
+    const room = this.rooms.get(roomId);
+    resolver(chartId, this.upstreamFor(room)).then((secs) => {
+      const now = this.rooms.get(roomId);
+      if (now && now.chart?.id === chartId && Number.isFinite(secs) && secs > 0) {
+        this.apply(roomId, setChartDuration(now, chartId, secs, this.roomCtx()), null);
+      }
+    }, (error) => {
+      this.ctx.log.info("chart duration unknown, using the fallback", { room: roomId, chart: chartId, reason: String(error) });
+    });
   }
 
   /** The room a user is in, clearing a stale reference to a deleted room. */

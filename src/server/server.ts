@@ -128,6 +128,7 @@ export class GameServer {
     const core = this.core;
     const { clock, config, log } = this.ctx;
     core.shuttingDown = true;
+    core.clearTimers();
     try {
       this.#listener?.close();
     } catch {
@@ -145,6 +146,7 @@ export class GameServer {
     clock.clearTimeout(timer);
     for (const s of sessions) s.close("shutdown");
     for (const user of core.users.values()) clock.clearTimeout(user.dangle);
+    core.clearTimers();
     log.info("game server stopped", { sessions: sessions.length });
   }
 }
