@@ -29,6 +29,7 @@ import type { Inbound, Session } from "../session/session.ts";
 import { CommandContext } from "./command_context.ts";
 import { LATE_JOIN_CONFIRM_MS, type ServerCore, type User } from "./core.ts";
 import { login } from "./login.ts";
+import { queryRoomInfo, roomMonitorLogin } from "./room_monitor.ts";
 import { relayTelemetry } from "./telemetry.ts";
 
 type Handler<T extends ClientCommandType> = (core: ServerCore, cc: CommandContext<T>) => void | Promise<void>;
@@ -96,13 +97,8 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
   Authenticate: login,
   ConsoleAuthenticate: login,
   GameMonitorAuthenticate: login,
-  // The room-monitor key handshake arrives with the monitor protocol (issue 4).
-  RoomMonitorAuthenticate: (_core, cc) => {
-    cc.fail("monitor-key-mismatch");
-    cc.session.state = "failed";
-    void cc.session.closeAfterFlush(cc.replySeq, "auth-failed");
-  },
-  QueryRoomInfo: (_core, cc) => cc.fail("invalid-session-command"),
+  RoomMonitorAuthenticate: roomMonitorLogin,
+  QueryRoomInfo: queryRoomInfo,
   Touches: (core, cc) => relayTelemetry(core, cc),
   Judges: (core, cc) => relayTelemetry(core, cc),
   Chat: (core, cc) => {
@@ -236,7 +232,10 @@ export async function dispatch(core: ServerCore, session: Session, inbound: Inbo
       cc.fail("not-authenticated");
       return;
     }
-    if (session.state === "active" && !PRE_AUTH.has(type)) {
+    if (session.state === "active" && session.category === "room-monitor") {
+      // The room monitor has no user: it may only query.
+      if (type !== "QueryRoomInfo" && !PRE_AUTH.has(type)) return cc.fail("invalid-session-command");
+    } else if (session.state === "active" && !PRE_AUTH.has(type)) {
       const user = cc.user;
       if (!user || user.session !== session) {
         // A replaced connection must not act for the user any more.

@@ -33,6 +33,8 @@ export interface GameServerConfig {
   readonly graceful_shutdown_timeout: number;
   readonly ready_countdown_secs: number;
   readonly playing_timeout_offset_secs: number;
+  /** Shared secret of the room-monitor key (spec 3 §5 rule 2); null = room monitors refused. */
+  readonly service_secret_key: string | null;
 }
 
 /** Identity returned by the upstream `/me`. */

@@ -27,6 +27,8 @@ import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
 import type { ServerContext, UpstreamApi } from "./context.ts";
 import { Counters } from "./counters.ts";
+import { roomMonitorKey } from "./monitor_key.ts";
+import { forwardToRoomMonitor } from "./room_monitor.ts";
 
 /** An authenticated user, online or dangling (spec 3 §2.2). */
 export interface User {
@@ -78,8 +80,10 @@ export class ServerCore {
   readonly seenPlayers = new Set<number>();
   /** Logins in flight (bounded by `max_pending_auth`). */
   pendingAuth = 0;
-  /** The connected room-monitor session, if any (issue 4). */
+  /** The connected room-monitor session, if any (protocol.md §3.5). */
   roomMonitor: Session | null = null;
+  /** The key room monitors must present; null when no secret is configured. */
+  readonly monitorKey: Promise<Uint8Array | null>;
   /** Set once shutdown began: no new logins. */
   shuttingDown = false;
   readonly #newUuid: () => string;
@@ -90,6 +94,10 @@ export class ServerCore {
     this.ctx = ctx;
     this.#newUuid = ctx.newUuid ?? (() => crypto.randomUUID());
     this.bans = ctx.bans ?? new MemoryBanList();
+    // Derived once at startup: Argon2id takes tens of milliseconds.
+    const secret = ctx.config.service_secret_key;
+    this.monitorKey = secret ? roomMonitorKey(secret) : Promise.resolve(null);
+    ctx.bus.listen((event) => forwardToRoomMonitor(this, event));
   }
 
   /** Context for a room transition happening now. */

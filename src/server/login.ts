@@ -18,6 +18,7 @@ import type { SessionCategory } from "../session/session.ts";
 import { resolveLocale, translate } from "../l10n/mod.ts";
 import { banNotice } from "./admin.ts";
 import { tokenHash } from "./auth_cache.ts";
+import { reportVisit } from "./room_monitor.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { UpstreamIdentity } from "./context.ts";
 import type { ServerCore, User } from "./core.ts";
@@ -171,6 +172,8 @@ function bind<T extends TokenCommand>(
     reconnect: previous !== null || room !== undefined,
   });
   if (category === "normal") core.seenPlayers.add(user.id);
+  // Every player login is reported to the room monitor (protocol.md §3.5 `UserVisit`).
+  if (category === "normal" || category === "game-monitor") reportVisit(core, user.id);
   bus.publish({ kind: "user.online", user: user.id, name: user.name, language: user.language, ip: session.ip });
   const started = cc.inbound.receivedAt;
   void session.outbound.flushed(seq).then((flushed) => {

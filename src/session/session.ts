@@ -173,7 +173,7 @@ export class Session {
   }
 
   /** Marks the session authenticated and active (stops the auth timer). */
-  activate(category: SessionCategory, userId: number): void {
+  activate(category: SessionCategory, userId: number | null): void {
     this.state = "active";
     this.category = category;
     this.userId = userId;
