@@ -61,6 +61,21 @@ const ROOM_COMMANDS = new Set<ClientCommandType>([
   "Judges",
 ]);
 
+/** Room operations counted against the room-operation rate limit. */
+const ROOM_OPERATIONS = new Set<ClientCommandType>([
+  "CreateRoom",
+  "JoinRoom",
+  "LeaveRoom",
+  "LockRoom",
+  "CycleRoom",
+  "SelectChart",
+  "RequestStart",
+  "Ready",
+  "CancelReady",
+  "Played",
+  "Abort",
+]);
+
 /** The user of an active session and their room; replies `no room` when there is none. */
 function inRoom<T extends ClientCommandType>(core: ServerCore, cc: CommandContext<T>): [User, Room] | null {
   const user = cc.user;
@@ -244,6 +259,12 @@ export async function dispatch(core: ServerCore, session: Session, inbound: Inbo
       }
       if (ROOM_COMMANDS.has(type) && (session.category === "console" || session.category === "room-monitor")) {
         cc.fail("invalid-session-command");
+        return;
+      }
+      const cls = type === "Chat" ? "chat" : ROOM_OPERATIONS.has(type) ? "room" : null;
+      if (cls && !core.allowCommand(session, cls)) {
+        core.counters.inc("commands_rate_limited");
+        cc.fail("rate-limited");
         return;
       }
     }

@@ -33,6 +33,9 @@ export interface GameServerConfig {
   readonly graceful_shutdown_timeout: number;
   readonly ready_countdown_secs: number;
   readonly playing_timeout_offset_secs: number;
+  readonly proxy_allow_cidr: readonly string[];
+  readonly connection_rate_limit: number;
+  readonly connection_rate_window: number;
   /** Shared secret of the room-monitor key (spec 3 §5 rule 2); null = room monitors refused. */
   readonly service_secret_key: string | null;
 }

@@ -27,6 +27,7 @@ import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
 import type { ServerContext, UpstreamApi } from "./context.ts";
 import { Counters } from "./counters.ts";
+import { TokenBucket } from "../net/rate_limit.ts";
 import { roomMonitorKey } from "./monitor_key.ts";
 import { forwardToRoomMonitor } from "./room_monitor.ts";
 
@@ -61,6 +62,9 @@ export const FALLBACK_DURATION_SECS = 10000;
 /** Progress notices to late joiners, every 30 s (spec 3 §8). */
 export const PROGRESS_INTERVAL_SECS = 30;
 
+/** Rate-limited command classes. */
+export type CommandClass = "chat" | "room";
+
 /** How long a late-join prompt stays valid: joining again within it confirms. */
 export const LATE_JOIN_CONFIRM_MS = 30_000;
 
@@ -87,6 +91,8 @@ export class ServerCore {
   /** Set once shutdown began: no new logins. */
   shuttingDown = false;
   readonly #newUuid: () => string;
+  /** Per-session command budgets (spec 3 §5 rule 6). */
+  readonly #buckets = new WeakMap<Session, Record<CommandClass, TokenBucket>>();
   /** One wake-up timer per room, for its next deadline (see `nextWake`). */
   readonly #wakes = new Map<string, { at: number; timer: TimerHandle }>();
 
@@ -235,6 +241,20 @@ export class ServerCore {
     this.#wakes.set(roomId, { at, timer });
   }
 
+  /**
+   * Takes one command of `cls` from the session's budget: Chat 10 per 3 s,
+   * room operations 20 per 6 s (spec 3 §5 rule 6). False = refuse it.
+   */
+  allowCommand(session: Session, cls: CommandClass): boolean {
+    const now = this.ctx.clock.monotonic();
+    let buckets = this.#buckets.get(session);
+    if (!buckets) {
+      buckets = { chat: new TokenBucket(10, 3000, now), room: new TokenBucket(20, 6000, now) };
+      this.#buckets.set(session, buckets);
+    }
+    return buckets[cls].take(now);
+  }
+
   /** Cancels every room timer (shutdown). */
   clearTimers(): void {
     for (const { timer } of this.#wakes.values()) this.ctx.clock.clearTimeout(timer);
@@ -261,7 +281,11 @@ export class ServerCore {
         this.apply(roomId, setChartDuration(now, chartId, secs, this.roomCtx()), null);
       }
     }, (error) => {
-      this.ctx.log.info("chart duration unknown, using the fallback", { room: roomId, chart: chartId, reason: String(error) });
+      this.ctx.log.info("chart duration unknown, using the fallback", {
+        room: roomId,
+        chart: chartId,
+        reason: String(error),
+      });
     });
   }
 

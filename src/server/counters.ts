@@ -26,6 +26,8 @@ export const INFO_COUNTERS = [
   "malformed_frames",
   "slow_client_disconnects",
   "sessions_rejected_full",
+  "connections_rate_limited",
+  "commands_rate_limited",
   "auth_rejected_busy",
   "auth_cache_hits",
   "auth_cache_misses",

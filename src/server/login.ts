@@ -126,7 +126,11 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
         at: core.ctx.clock.now(),
       });
     } catch (error) {
-      log.error("login could not be made durable; refusing it", { user: id, session: session.id, error: String(error) });
+      log.error("login could not be made durable; refusing it", {
+        user: id,
+        session: session.id,
+        error: String(error),
+      });
       if (!session.open) return;
       session.state = "failed";
       cc.fail("server-busy");

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
 import { Session, type Transport } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import { dispatch } from "./commands.ts";
@@ -17,6 +18,8 @@ import { ServerCore } from "./core.ts";
 
 /** Connections accepted beyond `max_sessions` only to tell them the server is full. */
 const OVERFLOW_SLACK = 64;
+/** Time a trusted proxy has to send its PROXY header (spec 3 §4.1). */
+const PROXY_HEADER_TIMEOUT_MS = 3000;
 
 /** Normalizes `::ffff:1.2.3.4` (IPv4 on a dual-stack socket) to `1.2.3.4`. */
 export function normalizeIp(ip: string): string {
@@ -31,10 +34,14 @@ export class GameServer {
   #acceptLoop: Promise<void> | null = null;
   #nextSession = 1;
   #stopped: Promise<void> | null = null;
+  readonly #proxies: CidrSet;
+  readonly #connections: WindowCounter;
 
   constructor(ctx: ServerContext) {
     this.ctx = ctx;
     this.core = new ServerCore(ctx);
+    this.#proxies = new CidrSet(ctx.config.proxy_allow_cidr);
+    this.#connections = new WindowCounter(ctx.config.connection_rate_limit, ctx.config.connection_rate_window * 1000);
   }
 
   /** The bound address, once listening. */
@@ -68,11 +75,39 @@ export class GameServer {
           // Connection already gone.
         }
         const addr = conn.remoteAddr as Deno.NetAddr;
-        this.attach(conn, normalizeIp(addr.hostname));
+        void this.#admit(conn, normalizeIp(addr.hostname));
       }
     } catch (error) {
       if (!this.core.shuttingDown) this.ctx.log.error("accept loop failed", { error: String(error) });
     }
+  }
+
+  /**
+   * Reads the PROXY header of trusted proxies (the real client address then
+   * drives rate limits, bans and IP history), applies the per-address
+   * connection limit, then starts the session. Runs per connection, so a
+   * slow proxy never holds up the accept loop.
+   */
+  async #admit(conn: Transport, peer: string): Promise<void> {
+    let transport = conn;
+    let ip = peer;
+    if (!this.#proxies.empty && this.#proxies.contains(peer)) {
+      const header = await readProxyHeader(conn, this.ctx.clock, PROXY_HEADER_TIMEOUT_MS);
+      if (!header.ok) {
+        this.ctx.log.info("dropping connection from proxy", { ip: peer, reason: header.reason });
+        closeQuietly(conn);
+        return;
+      }
+      transport = header.conn;
+      ip = header.ip ? normalizeIp(header.ip) : peer;
+    }
+    if (!this.#connections.hit(ip, this.ctx.clock.monotonic())) {
+      this.core.counters.inc("connections_rate_limited");
+      this.ctx.log.info("connection rate limit exceeded", { ip });
+      closeQuietly(transport);
+      return;
+    }
+    this.attach(transport, ip);
   }
 
   /**
@@ -84,11 +119,7 @@ export class GameServer {
     const { config, clock, log } = this.ctx;
     if (core.shuttingDown || core.sessions.size >= config.max_sessions + OVERFLOW_SLACK) {
       core.counters.inc("sessions_rejected_full");
-      try {
-        transport.close();
-      } catch {
-        // Ignore.
-      }
+      closeQuietly(transport);
       return null;
     }
     const id = this.#nextSession++;
@@ -148,5 +179,13 @@ export class GameServer {
     for (const user of core.users.values()) clock.clearTimeout(user.dangle);
     core.clearTimers();
     log.info("game server stopped", { sessions: sessions.length });
+  }
+}
+
+function closeQuietly(transport: Transport): void {
+  try {
+    transport.close();
+  } catch {
+    // Already closed.
   }
 }

@@ -1,0 +1,10 @@
+/**
+ * Connection-level networking helpers: CIDR matching, PROXY protocol, rate limits.
+ *
+ * @module
+ */
+
+export * from "./cidr.ts";
+export * from "./proxy_protocol.ts";
+export * from "./proxy_accept.ts";
+export * from "./rate_limit.ts";
