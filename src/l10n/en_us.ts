@@ -67,6 +67,12 @@ export const EN_US = {
   "result-line-dnf": "–. {name}  DNF",
   "result-summary": "Results: {passed}/{total} completed",
   "rate-limited": "Too many requests, slow down a little",
+  "welcome-default":
+    "Welcome to [server_name], [user_name]! [player-count] players online.\nYour playtime here: [playtime]\nMost played: [top_playtime]\nRooms you can join: [active_rooms]\nRooms whose name starts with - are hidden from lists.",
+  "welcome-hours": "{hours}h",
+  "welcome-no-rooms": "none yet, create one!",
+  "welcome-no-playtime": "nobody yet",
+  "welcome-room": "{room} (host {host}, {players}/{max})",
 } as const;
 
 /** A message key. */

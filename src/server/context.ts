@@ -8,6 +8,7 @@
 
 import type { EventBus } from "../events/mod.ts";
 import type { BanList } from "./bans.ts";
+import type { PlaytimeSource } from "./playtime.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { Random } from "../util/random.ts";
@@ -36,6 +37,12 @@ export interface GameServerConfig {
   readonly proxy_allow_cidr: readonly string[];
   readonly connection_rate_limit: number;
   readonly connection_rate_window: number;
+  readonly server_name: string;
+  readonly welcome: {
+    readonly enabled: boolean;
+    readonly show_time: boolean;
+    readonly messages: Readonly<Record<string, readonly string[]>>;
+  };
   /** Shared secret of the room-monitor key (spec 3 §5 rule 2); null = room monitors refused. */
   readonly service_secret_key: string | null;
 }
@@ -115,6 +122,8 @@ export interface ServerContext {
   readonly newUuid?: () => string;
   /** Ban lists; defaults to an in-memory list. */
   readonly bans?: BanList;
+  /** Playtime figures (the persistence layer's); defaults to counting in memory. */
+  readonly playtime?: PlaytimeSource;
   /** Probes chart audio lengths for playing deadlines; none = always the fallback. */
   readonly chartDuration?: ChartDurationResolver;
   /** Durability gate of logins (the persistence layer); none = memory only. */

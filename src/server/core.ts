@@ -30,6 +30,7 @@ import { Counters } from "./counters.ts";
 import { TokenBucket } from "../net/rate_limit.ts";
 import { roomMonitorKey } from "./monitor_key.ts";
 import { forwardToRoomMonitor } from "./room_monitor.ts";
+import { MemoryPlaytime, type PlaytimeSource } from "./playtime.ts";
 
 /** An authenticated user, online or dangling (spec 3 §2.2). */
 export interface User {
@@ -80,6 +81,7 @@ export class ServerCore {
   readonly counters = new Counters();
   readonly authCache = new AuthCache(4096);
   readonly bans: BanList;
+  readonly playtime: PlaytimeSource;
   /** Ids of every player who ever logged in since start (the durable store extends this). */
   readonly seenPlayers = new Set<number>();
   /** Logins in flight (bounded by `max_pending_auth`). */
@@ -100,6 +102,8 @@ export class ServerCore {
     this.ctx = ctx;
     this.#newUuid = ctx.newUuid ?? (() => crypto.randomUUID());
     this.bans = ctx.bans ?? new MemoryBanList();
+    this.playtime = ctx.playtime ??
+      new MemoryPlaytime(ctx.bus, () => ctx.clock.now(), (id) => this.users.get(id)?.name);
     // Derived once at startup: Argon2id takes tens of milliseconds.
     const secret = ctx.config.service_secret_key;
     this.monitorKey = secret ? roomMonitorKey(secret) : Promise.resolve(null);

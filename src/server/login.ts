@@ -19,9 +19,10 @@ import { resolveLocale, translate } from "../l10n/mod.ts";
 import { banNotice } from "./admin.ts";
 import { tokenHash } from "./auth_cache.ts";
 import { reportVisit } from "./room_monitor.ts";
+import { renderWelcome } from "./welcome.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { UpstreamIdentity } from "./context.ts";
-import type { ServerCore, User } from "./core.ts";
+import { type ServerCore, SYSTEM_USER, type User } from "./core.ts";
 
 /** Suffix of game-monitor names (protocol.md §3.5). */
 export const MONITOR_NAME_SUFFIX = " (monitor)";
@@ -175,7 +176,10 @@ function bind<T extends TokenCommand>(
     room: room?.id,
     reconnect: previous !== null || room !== undefined,
   });
-  if (category === "normal") core.seenPlayers.add(user.id);
+  if (category === "normal") {
+    core.seenPlayers.add(user.id);
+    sendWelcome(core, user);
+  }
   // Every player login is reported to the room monitor (protocol.md §3.5 `UserVisit`).
   if (category === "normal" || category === "game-monitor") reportVisit(core, user.id);
   bus.publish({ kind: "user.online", user: user.id, name: user.name, language: user.language, ip: session.ip });
@@ -195,4 +199,26 @@ function bind<T extends TokenCommand>(
       user.session = previous;
     }
   });
+}
+
+/** Sends the welcome lines as system chat (spec 3 §2.3 `welcome`). */
+function sendWelcome(core: ServerCore, user: User): void {
+  const { config, clock } = core.ctx;
+  if (!config.welcome.enabled) return;
+  const lines = renderWelcome(config.welcome.messages, {
+    userId: user.id,
+    userName: user.name,
+    language: user.language,
+    locale: user.locale,
+    serverName: config.server_name,
+    playersOnline: core.onlineUsers().filter((u) => u.category === "normal").length,
+    now: clock.now(),
+    showTime: config.welcome.show_time,
+    rooms: core.rooms.values(),
+    playtime: core.playtime,
+    nameOf: (id) => core.users.get(id)?.name,
+  });
+  for (const content of lines) {
+    core.sendTo([user.id], { type: "Message", message: { type: "Chat", user: SYSTEM_USER, content } });
+  }
 }

@@ -57,6 +57,9 @@ export function startHarness(options: HarnessOptions = {}): Harness {
     port: 0 as unknown as number,
     bind_address: "127.0.0.1",
     monitors: [9, 10],
+    // Welcome lines would follow every login; scenario logs assert exact
+    // sequences, so they are off unless a test turns them on.
+    welcome: { enabled: false, show_time: false, messages: {} },
     ...options.config,
   };
   // CHORUS_TEST_LOG=1 prints the server log of every scenario.
