@@ -73,6 +73,7 @@ export const EN_US = {
   "welcome-no-rooms": "none yet, create one!",
   "welcome-no-playtime": "nobody yet",
   "welcome-room": "{room} (host {host}, {players}/{max})",
+  "user-moved-to-room": "An administrator moved you to room {room}; reconnecting…",
 } as const;
 
 /** A message key. */

@@ -70,4 +70,5 @@ export const ZH_CN = {
   "welcome-no-rooms": "暂无，快创建一个吧！",
   "welcome-no-playtime": "暂无",
   "welcome-room": "{room}（房主 {host}，{players}/{max}）",
+  "user-moved-to-room": "管理员已将你移动到房间 {room}，正在重新连接…",
 } as const satisfies Record<MessageKey, string>;

@@ -70,4 +70,5 @@ export const ZH_TW = {
   "welcome-no-rooms": "暫無，快建立一個吧！",
   "welcome-no-playtime": "暫無",
   "welcome-room": "{room}（房主 {host}，{players}/{max}）",
+  "user-moved-to-room": "管理員已將你移動到房間 {room}，正在重新連線…",
 } as const satisfies Record<MessageKey, string>;

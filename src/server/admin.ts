@@ -9,6 +9,7 @@
 
 import type { LocalText } from "../l10n/mod.ts";
 import { leaveRoom, type Room } from "../room/mod.ts";
+import { AdminRooms } from "./admin_rooms.ts";
 import type { ServerCore, User } from "./core.ts";
 
 /** Outcome of an operation on a room member. */
@@ -17,9 +18,12 @@ export type MemberOutcome = "ok" | "room-not-found" | "user-not-in-room";
 /** Operator actions on the live server. */
 export class Admin {
   readonly #core: ServerCore;
+  /** Room operations (create-empty, start, host, flags, room bans, force-move, …). */
+  readonly roomOps: AdminRooms;
 
   constructor(core: ServerCore) {
     this.#core = core;
+    this.roomOps = new AdminRooms(core);
   }
 
   /** All rooms, hidden ones included, in creation order. */
@@ -92,6 +96,31 @@ export class Admin {
     if (!user) return;
     core.sendText([userId], banNotice(reason));
     this.#disconnect(user, "banned");
+  }
+
+  /** Bans an address; online users connected from it are disconnected. Returns how many. */
+  banIp(ip: string, reason = ""): number {
+    const core = this.#core;
+    core.bans.banIp({ ip, reason, banned_at: core.ctx.clock.now() });
+    const hit = [...core.sessions].filter((s) => s.ip === ip && s.userId !== null).map((s) =>
+      core.users.get(s.userId!)
+    );
+    for (const user of hit) {
+      if (!user) continue;
+      core.sendText([user.id], banNotice(reason));
+      this.#disconnect(user, "banned");
+    }
+    return hit.length;
+  }
+
+  /** Lifts an address ban. */
+  unbanIp(ip: string): boolean {
+    return this.#core.bans.unbanIp(ip);
+  }
+
+  /** Addresses a user connected from, newest first. */
+  ipHistory(userId: number): ReturnType<ServerCore["ipHistory"]["history"]> {
+    return this.#core.ipHistory.history(userId);
   }
 
   /** Lifts a user ban. */

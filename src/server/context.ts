@@ -8,6 +8,7 @@
 
 import type { EventBus } from "../events/mod.ts";
 import type { BanList } from "./bans.ts";
+import type { IpHistorySource } from "./ip_history.ts";
 import type { PlaytimeSource } from "./playtime.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
@@ -124,6 +125,8 @@ export interface ServerContext {
   readonly bans?: BanList;
   /** Playtime figures (the persistence layer's); defaults to counting in memory. */
   readonly playtime?: PlaytimeSource;
+  /** IP history per user (the persistence layer's); defaults to memory. */
+  readonly ipHistory?: IpHistorySource;
   /** Probes chart audio lengths for playing deadlines; none = always the fallback. */
   readonly chartDuration?: ChartDurationResolver;
   /** Durability gate of logins (the persistence layer); none = memory only. */

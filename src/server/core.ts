@@ -31,6 +31,7 @@ import { TokenBucket } from "../net/rate_limit.ts";
 import { roomMonitorKey } from "./monitor_key.ts";
 import { forwardToRoomMonitor } from "./room_monitor.ts";
 import { MemoryPlaytime, type PlaytimeSource } from "./playtime.ts";
+import { type IpHistorySource, MemoryIpHistory } from "./ip_history.ts";
 
 /** An authenticated user, online or dangling (spec 3 §2.2). */
 export interface User {
@@ -82,6 +83,7 @@ export class ServerCore {
   readonly authCache = new AuthCache(4096);
   readonly bans: BanList;
   readonly playtime: PlaytimeSource;
+  readonly ipHistory: IpHistorySource;
   /** Ids of every player who ever logged in since start (the durable store extends this). */
   readonly seenPlayers = new Set<number>();
   /** Logins in flight (bounded by `max_pending_auth`). */
@@ -102,6 +104,7 @@ export class ServerCore {
     this.ctx = ctx;
     this.#newUuid = ctx.newUuid ?? (() => crypto.randomUUID());
     this.bans = ctx.bans ?? new MemoryBanList();
+    this.ipHistory = ctx.ipHistory ?? new MemoryIpHistory(ctx.bus);
     this.playtime = ctx.playtime ??
       new MemoryPlaytime(ctx.bus, () => ctx.clock.now(), (id) => this.users.get(id)?.name);
     // Derived once at startup: Argon2id takes tens of milliseconds.

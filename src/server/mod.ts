@@ -11,3 +11,8 @@ export * from "./server.ts";
 export { MONITOR_NAME_SUFFIX } from "./login.ts";
 export * from "./admin.ts";
 export * from "./bans.ts";
+export * from "./admin_rooms.ts";
+export * from "./playtime.ts";
+export * from "./welcome.ts";
+export * from "./monitor_key.ts";
+export * from "./ip_history.ts";

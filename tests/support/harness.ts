@@ -12,7 +12,7 @@ import { deepEqual } from "node:assert/strict";
 import { type ClientOptions, connect, type PhiraClient } from "../../src/client/mod.ts";
 import { type Config, defaultConfig } from "../../src/config/mod.ts";
 import { EventBus } from "../../src/events/mod.ts";
-import { GameServer } from "../../src/server/mod.ts";
+import { type ChartDurationResolver, GameServer } from "../../src/server/mod.ts";
 import { createDevApi, type DevApi, devToken, Upstream } from "../../src/upstream/mod.ts";
 import { ManualClock } from "../../src/util/clock.ts";
 import { LogHub } from "../../src/util/log.ts";
@@ -42,6 +42,8 @@ export interface Harness {
 export interface HarnessOptions {
   config?: Partial<Config>;
   seed?: number;
+  /** Chart duration resolver (default: none, so the fallback duration applies). */
+  chartDuration?: ChartDurationResolver;
 }
 
 /** Lets pending socket reads, writes and promise chains run. */
@@ -82,6 +84,7 @@ export function startHarness(options: HarnessOptions = {}): Harness {
     upstream,
     bus,
     newUuid: () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, "0")}`,
+    ...(options.chartDuration ? { chartDuration: options.chartDuration } : {}),
   });
   const port = server.listen().port;
   const clients: PhiraClient[] = [];
