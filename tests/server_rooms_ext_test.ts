@@ -218,3 +218,53 @@ Deno.test("force-move moves the membership and the client's reconnect receives t
   deepEqual(admin.roomOps.forceMove(999, "abc").ok, false);
   await h.close();
 });
+
+Deno.test("in-game console: admins run commands through room names, others create rooms", async () => {
+  const h = startHarness({ config: { ...QUIET, admin_game_ids: [100] } });
+  const seen: string[] = [];
+  h.server.core.cli = {
+    execute: (line, actor) => {
+      seen.push(`${actor.userId}:${line}`);
+      return Promise.resolve(
+        line === "boom" ? Promise.reject(new Error("no such command")) : [`ran ${line}`, "second line"],
+      );
+    },
+  };
+  const admin = await h.login(100);
+  await assertRejectsWithReason(admin.createRoom("_room_info_my__room"), "admin CLI command executed");
+  await assertRejectsWithReason(admin.createRoom("_broadcast_all_hi--"), "admin CLI command held");
+  await assertRejectsWithReason(admin.createRoom("_--_world"), "admin CLI command executed");
+  await assertRejectsWithReason(admin.createRoom("_boom"), "admin CLI command executed");
+  await assertRejectsWithReason(admin.createRoom("_x--"), "admin CLI command held");
+  await assertRejectsWithReason(admin.createRoom("_no_marker"), "admin CLI command rejected");
+  deepEqual(seen, ["100:room info my_room", "100:broadcast all hi world", "100:boom"]);
+  const lines = admin.received.flatMap((c) =>
+    c.type === "Message" && c.message.type === "Chat" ? [c.message.content] : []
+  );
+  deepEqual(lines.slice(0, 4), [
+    "[CLI] > room info my_room",
+    "[CLI] ran room info my_room",
+    "[CLI] second line",
+    "[CLI] held; continue with a command that starts with --",
+  ]);
+  ok(lines.includes("[CLI] error: no such command"));
+  equal(h.server.core.rooms.size, 0, "no room appears");
+  const player = await h.login(200);
+  await player.createRoom("_room_info");
+  ok(h.server.core.rooms.has("_room_info"), "non-administrators get an ordinary room");
+  await h.close();
+});
+
+Deno.test("runtime switches: room creation and new connections can be turned off", async () => {
+  const h = startHarness({ config: QUIET });
+  const alice = await h.login(100);
+  h.server.core.switches.roomCreation = false;
+  await assertRejectsWithReason(alice.createRoom("x"), "Room creation is disabled on this server");
+  h.server.core.switches.connections = false;
+  const refused = await h.raw();
+  equal(await refused.read(new Uint8Array(4)).catch(() => null), null);
+  h.server.core.switches.connections = true;
+  h.server.core.switches.roomCreation = true;
+  await alice.createRoom("x");
+  await h.close();
+});

@@ -29,6 +29,7 @@ import type { Inbound, Session } from "../session/session.ts";
 import { CommandContext } from "./command_context.ts";
 import { LATE_JOIN_CONFIRM_MS, type ServerCore, type User } from "./core.ts";
 import { login } from "./login.ts";
+import { isCliRoom, runCliRoom } from "./ingame_cli.ts";
 import { queryRoomInfo, roomMonitorLogin } from "./room_monitor.ts";
 import { relayTelemetry } from "./telemetry.ts";
 
@@ -122,12 +123,13 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     if (!core.ctx.config.chat_enabled) return cc.fail("chat-disabled");
     run(core, cc, found[1], (room) => chat(room, found[0].id, cc.cmd.message, core.roomCtx()));
   },
-  CreateRoom: (core, cc) => {
+  CreateRoom: async (core, cc) => {
     const user = cc.user!;
     const { config } = core.ctx;
+    if (isCliRoom(core, user, cc.cmd.id)) return await runCliRoom(core, cc, user);
     if (core.roomOf(user)) return cc.fail("already-in-room");
     if (core.rooms.has(cc.cmd.id)) return cc.fail("create-id-occupied");
-    if (!config.room_creation_enabled) return cc.fail("room-creation-disabled");
+    if (!core.switches.roomCreation) return cc.fail("room-creation-disabled");
     if (config.max_rooms !== null && core.rooms.size >= config.max_rooms) return cc.fail("server-room-limit");
     const t = createRoom(cc.cmd.id, { id: user.id, name: user.name, monitor: false }, core.roomCtx(), {
       maxPlayers: config.max_users_per_room,

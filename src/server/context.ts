@@ -39,6 +39,8 @@ export interface GameServerConfig {
   readonly connection_rate_limit: number;
   readonly connection_rate_window: number;
   readonly server_name: string;
+  readonly cli_enabled: boolean;
+  readonly admin_game_ids: readonly number[];
   readonly welcome: {
     readonly enabled: boolean;
     readonly show_time: boolean;

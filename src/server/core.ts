@@ -25,7 +25,8 @@ import { isRoomScoped, type Session, type SessionCategory } from "../session/ses
 import type { TimerHandle } from "../util/clock.ts";
 import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
-import type { ServerContext, UpstreamApi } from "./context.ts";
+import type { GameServerConfig, ServerContext, UpstreamApi } from "./context.ts";
+import type { ConsoleRunner } from "./ingame_cli.ts";
 import { Counters } from "./counters.ts";
 import { TokenBucket } from "../net/rate_limit.ts";
 import { roomMonitorKey } from "./monitor_key.ts";
@@ -49,6 +50,8 @@ export interface User {
   session: Session | null;
   /** Grace timer while dangling. */
   dangle: TimerHandle | undefined;
+  /** In-game console: the first part of a command continued with `--`. */
+  cliPending: string | null;
   /** A late-join prompt was shown for this room; joining again before `until` confirms (spec 3 §3.1 rule 6). */
   joinPending: { readonly room: string; readonly until: number } | null;
   readonly firstSeen: number;
@@ -75,7 +78,6 @@ export const SYSTEM_USER = 0;
 
 /** Shared server state plus the effect runtime. */
 export class ServerCore {
-  readonly ctx: ServerContext;
   readonly users = new Map<number, User>();
   readonly rooms = new Map<string, Room>();
   readonly sessions = new Set<Session>();
@@ -94,6 +96,17 @@ export class ServerCore {
   readonly monitorKey: Promise<Uint8Array | null>;
   /** Set once shutdown began: no new logins. */
   shuttingDown = false;
+  /**
+   * Runtime switches (spec 3 §2.3): set from the configuration at startup,
+   * then only by operators; `config reload` leaves them alone.
+   */
+  readonly switches: { roomCreation: boolean; connections: boolean };
+  /** Game user ids with in-game console rights (`admin_game_ids`, `admin-id`). */
+  readonly adminIds: Set<number>;
+  /** The console command runner for the in-game console; null until a console is attached. */
+  cli: ConsoleRunner | null = null;
+  /** Everything the server reads from outside; `config` is replaced by `reloadConfig`. */
+  ctx: ServerContext;
   readonly #newUuid: () => string;
   /** Per-session command budgets (spec 3 §5 rule 6). */
   readonly #buckets = new WeakMap<Session, Record<CommandClass, TokenBucket>>();
@@ -104,6 +117,8 @@ export class ServerCore {
     this.ctx = ctx;
     this.#newUuid = ctx.newUuid ?? (() => crypto.randomUUID());
     this.bans = ctx.bans ?? new MemoryBanList();
+    this.switches = { roomCreation: ctx.config.room_creation_enabled, connections: true };
+    this.adminIds = new Set(ctx.config.admin_game_ids);
     this.ipHistory = ctx.ipHistory ?? new MemoryIpHistory(ctx.bus);
     this.playtime = ctx.playtime ??
       new MemoryPlaytime(ctx.bus, () => ctx.clock.now(), (id) => this.users.get(id)?.name);
@@ -111,6 +126,25 @@ export class ServerCore {
     const secret = ctx.config.service_secret_key;
     this.monitorKey = secret ? roomMonitorKey(secret) : Promise.resolve(null);
     ctx.bus.listen((event) => forwardToRoomMonitor(this, event));
+  }
+
+  /**
+   * Applies a reloaded configuration. Runtime switches keep their values;
+   * keys that only take effect at startup are returned so the caller can say so.
+   */
+  reloadConfig(next: GameServerConfig): string[] {
+    const before = this.ctx.config;
+    const restartOnly = ([
+      "port",
+      "bind_address",
+      "service_secret_key",
+      "proxy_allow_cidr",
+      "connection_rate_limit",
+      "connection_rate_window",
+    ] as const)
+      .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
+    this.ctx = { ...this.ctx, config: next };
+    return restartOnly;
   }
 
   /** Context for a room transition happening now. */
@@ -151,6 +185,7 @@ export class ServerCore {
         session: null,
         dangle: undefined,
         joinPending: null,
+        cliPending: null,
         firstSeen: this.ctx.clock.now(),
       };
       this.users.set(id, user);

@@ -16,3 +16,4 @@ export * from "./playtime.ts";
 export * from "./welcome.ts";
 export * from "./monitor_key.ts";
 export * from "./ip_history.ts";
+export * from "./ingame_cli.ts";

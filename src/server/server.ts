@@ -29,7 +29,6 @@ export function normalizeIp(ip: string): string {
 /** A running game server. */
 export class GameServer {
   readonly core: ServerCore;
-  readonly ctx: ServerContext;
   #listener: Deno.TcpListener | null = null;
   #acceptLoop: Promise<void> | null = null;
   #nextSession = 1;
@@ -38,10 +37,14 @@ export class GameServer {
   readonly #connections: WindowCounter;
 
   constructor(ctx: ServerContext) {
-    this.ctx = ctx;
     this.core = new ServerCore(ctx);
     this.#proxies = new CidrSet(ctx.config.proxy_allow_cidr);
     this.#connections = new WindowCounter(ctx.config.connection_rate_limit, ctx.config.connection_rate_window * 1000);
+  }
+
+  /** The current context (its configuration changes on `config reload`). */
+  get ctx(): ServerContext {
+    return this.core.ctx;
   }
 
   /** The bound address, once listening. */
@@ -100,6 +103,12 @@ export class GameServer {
       }
       transport = header.conn;
       ip = header.ip ? normalizeIp(header.ip) : peer;
+    }
+    if (!this.core.switches.connections) {
+      // `connections off` (spec 3 §4.2): new connections are turned away.
+      this.core.counters.inc("sessions_rejected_full");
+      closeQuietly(transport);
+      return;
     }
     if (!this.#connections.hit(ip, this.ctx.clock.monotonic())) {
       this.core.counters.inc("connections_rate_limited");
