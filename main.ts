@@ -86,9 +86,8 @@ async function main(args: string[]): Promise<number> {
     print(USAGE);
     return EXIT.ok;
   }
-  const unknown = extra.filter((a) => a.startsWith("-"));
-  if (unknown.length) {
-    console.error(`Unknown option${unknown.length > 1 ? "s" : ""}: ${unknown.join(" ")}\n\n${USAGE}`);
+  if (extra.length) {
+    console.error(`Unexpected argument${extra.length > 1 ? "s" : ""}: ${extra.join(" ")}\n\n${USAGE}`);
     return EXIT.usage;
   }
   switch (command) {
