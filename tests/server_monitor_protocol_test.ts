@@ -50,7 +50,9 @@ Deno.test("room monitor: key handshake, one at a time, QueryRoomInfo, RoomEvents
     "RoomEvent.UpdateRoom",
     "RoomEvent.LeaveRoom",
   ]);
-  const updates = rm.received.flatMap((c) => c.type === "RoomEvent" && c.event.type === "UpdateRoom" ? [c.event.data] : []);
+  const updates = rm.received.flatMap((c) =>
+    c.type === "RoomEvent" && c.event.type === "UpdateRoom" ? [c.event.data] : []
+  );
   deepEqual(updates.map((d) => Object.entries(d).filter(([, v]) => v !== null)), [
     [["lock", true]],
     [["chart", 1]],

@@ -193,7 +193,17 @@ Deno.test("a lone host starts at once; Played outside play is still broadcast", 
   await alice.played(100001);
   const tail = alice.received.slice(a + 5).map((c) => c.type);
   // Played in play (ranking lines, GameEnd, back to selection, reply), then Played outside play.
-  deepEqual(tail, ["Message", "Message", "Message", "Message", "Message", "ChangeState", "Played", "Message", "Played"]);
+  deepEqual(tail, [
+    "Message",
+    "Message",
+    "Message",
+    "Message",
+    "Message",
+    "ChangeState",
+    "Played",
+    "Message",
+    "Played",
+  ]);
   await h.close();
 });
 
