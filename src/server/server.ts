@@ -10,7 +10,7 @@
  */
 
 import { CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
-import { Session, type Transport } from "../session/session.ts";
+import { Session, type SessionHooks, type Transport } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import { dispatch } from "./commands.ts";
 import type { ServerContext } from "./context.ts";
@@ -34,10 +34,21 @@ export class GameServer {
   #nextSession = 1;
   #stopped: Promise<void> | null = null;
   readonly #proxies: CidrSet;
+  /** One hooks object shared by every session (per-session closures would cost memory per connection). */
+  readonly #hooks: SessionHooks;
   readonly #connections: WindowCounter;
 
   constructor(ctx: ServerContext) {
     this.core = new ServerCore(ctx);
+    const core = this.core;
+    this.#hooks = {
+      handle: (s, inbound) => dispatch(core, s, inbound),
+      closed: (s, reason) => {
+        s.log.debug("session closed", { reason });
+        core.sessionClosed(s);
+      },
+      count: (name) => core.counters.inc(name),
+    };
     this.#proxies = new CidrSet(ctx.config.proxy_allow_cidr);
     this.#connections = new WindowCounter(ctx.config.connection_rate_limit, ctx.config.connection_rate_window * 1000);
   }
@@ -132,18 +143,11 @@ export class GameServer {
       return null;
     }
     const id = this.#nextSession++;
-    const session = new Session(transport, {
-      handle: (s, inbound) => dispatch(core, s, inbound),
-      closed: (s, reason) => {
-        s.log.debug("session closed", { reason });
-        core.sessionClosed(s);
-      },
-      count: (name) => core.counters.inc(name),
-    }, {
+    const session = new Session(transport, this.#hooks, {
       id,
       ip,
       clock,
-      log: log.child({ session: id }),
+      log,
       heartbeatTimeoutMs: config.heartbeat_timeout * 1000,
       authTimeoutMs: config.auth_timeout * 1000,
     });

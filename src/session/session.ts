@@ -103,7 +103,6 @@ export function isRoomScoped(cmd: ServerCommand): boolean {
 export class Session {
   readonly id: number;
   readonly ip: string;
-  readonly log: Logger;
   readonly outbound: OutboundQueue;
   state: SessionState = "connected";
   category: SessionCategory = "normal";
@@ -131,11 +130,13 @@ export class Session {
   #authTimer: TimerHandle | undefined;
   #resolveDone!: (reason: CloseReason) => void;
   #closeReason: CloseReason | null = null;
+  #baseLog: Logger;
+  #log: Logger | null = null;
 
   constructor(transport: Transport, hooks: SessionHooks, options: SessionOptions) {
     this.id = options.id;
     this.ip = options.ip;
-    this.log = options.log;
+    this.#baseLog = options.log;
     this.#transport = transport;
     this.#hooks = hooks;
     this.#clock = options.clock;
@@ -160,6 +161,11 @@ export class Session {
       }
     }, options.authTimeoutMs);
     this.#armWatchdog(this.#heartbeatMs);
+  }
+
+  /** Logger with this session's id; made on first use (most sessions never log). */
+  get log(): Logger {
+    return this.#log ??= this.#baseLog.child({ session: this.id });
   }
 
   /** True until the session is closed. */
