@@ -130,6 +130,10 @@ export const ConfigSchema = z.object({
   bind_address: key(hostOrIp().default("::"), "Game TCP listen address (:: = dual-stack)."),
   http_port: key(intIn(0, 65535).default(12347), "HTTP/SSE/WebSocket port; 0 disables HTTP."),
   http_bind_address: key(hostOrIp().default("0.0.0.0"), "HTTP listen address."),
+  http_cors_origins: key(
+    list(httpUrl()).default([]),
+    "Origins allowed to call the HTTP API from browsers; [] = same origin only.",
+  ),
   trusted_forwarded_http_port: key(
     port().nullable().default(null),
     "Extra HTTP port that trusts X-Forwarded-For; null = off.",

@@ -236,21 +236,8 @@ export function cancelReady(room: Room, userId: number, ctx: RoomCtx): Transitio
  */
 export function played(room: Room, userId: number, record: RecordData, ctx: RoomCtx): Transition {
   const tx = new Tx(room, ctx);
-  tx.message({
-    type: "Played",
-    user: userId,
-    score: record.score,
-    accuracy: record.accuracy,
-    full_combo: record.full_combo,
-  });
+  tx.message({ type: "Played", user: userId, score: record.score, accuracy: record.accuracy, full_combo: record.full_combo });
   const phase = room.phase;
-  tx.event({
-    kind: "round.scored",
-    round: phase.kind === "play" ? phase.round : null,
-    chart: room.chart?.id ?? null,
-    user: userId,
-    record,
-  });
   if (phase.kind !== "play") return tx.ok();
   if (phase.aborted.includes(userId)) return tx.fail("aborted");
   if (phase.results.has(userId)) return tx.fail("already-uploaded");
@@ -261,6 +248,8 @@ export function played(room: Room, userId: number, record: RecordData, ctx: Room
   const extend = !phase.extended && phase.results.size === 0;
   const deadline = extend ? phase.deadline + ctx.timing.playingOffsetSecs * 1000 : phase.deadline;
   tx.set({ phase: { ...phase, results, deadline, extended: phase.extended || extend } });
+  // Only an accepted result is a round score (not a refused or out-of-round upload).
+  tx.event({ kind: "round.scored", round: phase.round, chart: room.chart?.id ?? null, user: userId, record });
   checkAllDone(tx);
   return tx.ok();
 }

@@ -63,7 +63,7 @@ export function startHttpHarness(o: HttpHarnessOptions = {}): HttpHarness {
       return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
     },
     async close(options) {
-      http.closeStreams();
+      await http.closeStreams();
       await service?.close();
       await settle();
       await close(options);

@@ -1,0 +1,201 @@
+/**
+ * The admin panel's JSON endpoints under `/admin/api/` (spec 2 §4.2: rooms
+ * with state, player count and players; disband a room; kick a player; ban
+ * and unban a player id). Spec 2 leaves these endpoints open; they are
+ * listed in `docs/http.md`.
+ *
+ * Security: a session cookie `chorus_admin` (HttpOnly, SameSite=Strict,
+ * Path=/admin, Secure over https) from `POST /admin/api/login`; every
+ * state-changing request must be JSON-typed (POST) and, when the browser
+ * says where it comes from (`Origin`, `Sec-Fetch-Site`), same-origin. The
+ * panel is operator-only, so it lists hidden rooms too, marked `hidden`.
+ *
+ * @module
+ */
+
+import type { Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { z } from "zod";
+import { roomIdProblem } from "../protocol/mod.ts";
+import { type Room, strippedState } from "../room/mod.ts";
+import { ADMIN_SECURITY_HEADERS } from "./admin_page.ts";
+import type { HttpContext, HttpEnv } from "./context.ts";
+import { jsonError, parseUserId } from "./errors.ts";
+import { STATE_JSON } from "./json.ts";
+import { onlinePlayerCount } from "./routes_rooms.ts";
+
+/** Name of the session cookie. */
+export const ADMIN_COOKIE = "chorus_admin";
+/** Largest admin request body. */
+const ADMIN_BODY_LIMIT = 4096;
+
+const userId = z.int().min(-2147483648).max(2147483647);
+const LoginBody = z.object({ password: z.string().max(1024) });
+const BanBody = z.object({ user_id: userId, reason: z.string().max(200).optional() });
+const KickBody = z.object({ user_id: userId });
+const DisconnectBody = z.object({ reason: z.string().max(200).optional() });
+
+type AdminContext = Context<HttpEnv>;
+
+/** A room as the panel shows it. */
+function roomView(room: Room) {
+  return {
+    name: room.id,
+    hidden: room.hidden,
+    state: STATE_JSON[strippedState(room)],
+    locked: room.locked,
+    cycle: room.cycle,
+    host: room.hostId ?? -1,
+    player_count: room.players.length,
+    players: room.players.map((p) => ({ id: p.id, name: p.name })),
+    monitors: room.monitors.map((m) => ({ id: m.id, name: m.name })),
+  };
+}
+
+function secure(c: AdminContext): boolean {
+  return c.env?.secure === true || new URL(c.req.url).protocol === "https:";
+}
+
+/** Refuses cross-site state changes (CSRF): non-JSON POSTs and foreign origins. */
+function crossSiteProblem(c: AdminContext): Response | null {
+  const method = c.req.method;
+  if (method === "GET" || method === "HEAD") return null;
+  const site = c.req.header("sec-fetch-site");
+  if (site && site !== "same-origin" && site !== "none") return jsonError(403, "cross-site request refused");
+  const origin = c.req.header("origin");
+  if (origin && origin !== "null") {
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      return jsonError(403, "cross-site request refused");
+    }
+    // The request URL carries the Host header (a reverse proxy must pass it on).
+    if (host !== new URL(c.req.url).host) return jsonError(403, "cross-site request refused");
+  } else if (origin === "null") return jsonError(403, "cross-site request refused");
+  if (method === "POST" && !(c.req.header("content-type") ?? "").toLowerCase().startsWith("application/json")) {
+    return jsonError(415, "expected Content-Type: application/json");
+  }
+  return null;
+}
+
+/** Parses the JSON body with `schema`; a 400 response when it does not fit. */
+async function body<T>(c: AdminContext, schema: z.ZodType<T>): Promise<T | Response> {
+  let raw: unknown;
+  try {
+    const text = await c.req.text();
+    raw = text === "" ? {} : JSON.parse(text);
+  } catch {
+    return jsonError(400, "invalid JSON body");
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) return jsonError(400, `invalid request: ${parsed.error.issues[0]?.path.join(".") || "body"}`);
+  return parsed.data;
+}
+
+/** Registers the admin JSON endpoints. */
+export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
+  const { adminAuth: auth, admin, core, log } = ctx;
+  app.use("/admin/api/*", async (c, next) => {
+    await next();
+    for (const [k, v] of Object.entries(ADMIN_SECURITY_HEADERS)) c.res.headers.set(k, v);
+  });
+  app.use(
+    "/admin/api/*",
+    bodyLimit({ maxSize: ADMIN_BODY_LIMIT, onError: () => jsonError(413, "request body too large") }),
+  );
+  app.use("/admin/api/*", async (c, next) => {
+    const refused = crossSiteProblem(c);
+    if (refused) return refused;
+    const path = c.req.path;
+    if (path === "/admin/api/login" || path === "/admin/api/session") return next();
+    if (!auth.check(getCookie(c, ADMIN_COOKIE))) return jsonError(401, "login required");
+    await next();
+  });
+
+  app.get(
+    "/admin/api/session",
+    (c) => c.json({ enabled: auth.enabled, authenticated: auth.check(getCookie(c, ADMIN_COOKIE)) }),
+  );
+  app.post("/admin/api/login", async (c) => {
+    const parsed = await body(c, LoginBody);
+    if (parsed instanceof Response) return parsed;
+    const ip = c.env?.ip ?? "unknown";
+    const outcome = auth.login(parsed.password, ip);
+    if (outcome.ok) {
+      log.info("admin logged in", { ip });
+      setCookie(c, ADMIN_COOKIE, outcome.token, {
+        httpOnly: true,
+        sameSite: "Strict",
+        path: "/admin",
+        secure: secure(c),
+      });
+      return c.json({ ok: true });
+    }
+    switch (outcome.reason) {
+      case "disabled":
+        return jsonError(503, "admin panel disabled: admin_password is not set");
+      case "rate-limited":
+        log.warn("admin login rate-limited", { ip });
+        return jsonError(429, "too many login attempts", { "retry-after": String(outcome.retryAfterSecs) });
+      case "wrong-password":
+        log.warn("admin login failed: wrong password", { ip });
+        return jsonError(401, "wrong password");
+    }
+  });
+  app.post("/admin/api/logout", (c) => {
+    auth.logout(getCookie(c, ADMIN_COOKIE));
+    deleteCookie(c, ADMIN_COOKIE, { path: "/admin", httpOnly: true, sameSite: "Strict", secure: secure(c) });
+    return c.json({ ok: true });
+  });
+
+  app.get("/admin/api/state", (c) =>
+    c.json({
+      server_name: ctx.config.server_name,
+      player_count: onlinePlayerCount(core),
+      rooms: admin.rooms().map(roomView),
+      bans: core.bans.userBans().map((b) => ({ user_id: b.user_id, reason: b.reason, banned_at: b.banned_at })),
+    }));
+  app.post("/admin/api/rooms/:name/disband", (c) => {
+    const name = c.req.param("name");
+    if (roomIdProblem(name)) return jsonError(400, `invalid room name ${JSON.stringify(name)}`);
+    if (!admin.closeRoom(name)) return jsonError(404, `room not found: ${name}`);
+    log.info("admin disbanded a room", { room: name });
+    return c.json({ ok: true });
+  });
+  app.post("/admin/api/rooms/:name/kick", async (c) => {
+    const name = c.req.param("name");
+    if (roomIdProblem(name)) return jsonError(400, `invalid room name ${JSON.stringify(name)}`);
+    const parsed = await body(c, KickBody);
+    if (parsed instanceof Response) return parsed;
+    const outcome = admin.removeFromRoom(name, parsed.user_id);
+    if (outcome === "room-not-found") return jsonError(404, `room not found: ${name}`);
+    if (outcome === "user-not-in-room") return jsonError(404, `user ${parsed.user_id} is not in room ${name}`);
+    log.info("admin kicked a player from a room", { room: name, user: parsed.user_id });
+    return c.json({ ok: true });
+  });
+  app.post("/admin/api/users/:id/disconnect", async (c) => {
+    const id = parseUserId(c.req.param("id"));
+    if (id === null) return jsonError(400, `invalid user id ${JSON.stringify(c.req.param("id"))}`);
+    const parsed = await body(c, DisconnectBody);
+    if (parsed instanceof Response) return parsed;
+    if (!admin.kickUser(id, parsed.reason ?? "")) return jsonError(404, `user ${id} not found`);
+    log.info("admin disconnected a user", { user: id });
+    return c.json({ ok: true });
+  });
+  app.post("/admin/api/bans", async (c) => {
+    const parsed = await body(c, BanBody);
+    if (parsed instanceof Response) return parsed;
+    admin.banUser(parsed.user_id, parsed.reason ?? "");
+    log.info("admin banned a user", { user: parsed.user_id });
+    return c.json({ ok: true });
+  });
+  app.delete("/admin/api/bans/:id", (c) => {
+    const id = parseUserId(c.req.param("id"));
+    if (id === null) return jsonError(400, `invalid user id ${JSON.stringify(c.req.param("id"))}`);
+    if (!admin.unbanUser(id)) return jsonError(404, `user ${id} is not banned`);
+    log.info("admin unbanned a user", { user: id });
+    return c.json({ ok: true });
+  });
+}
