@@ -1,6 +1,4 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import type { RecordData, ServerCommand } from "../protocol/mod.ts";
-import { SeededRandom } from "../util/random.ts";
 import {
   abort,
   cancelReady,
@@ -15,71 +13,13 @@ import {
   requestStart,
   selectChart,
 } from "./machine.ts";
-import type { Member, Room, RoomCtx, RoomEffect, Transition } from "./types.ts";
+import { A, B, C, events, M, makeCtx, record, wire } from "./room_test_util.ts";
+import type { Room, RoomCtx } from "./types.ts";
 import { clientRoomState, playingUsers, roomData } from "./views.ts";
 
-const A: Member = { id: 1, name: "A", monitor: false };
-const B: Member = { id: 2, name: "B", monitor: false };
-const C: Member = { id: 3, name: "C", monitor: false };
-const M: Member = { id: 9, name: "M", monitor: true };
-
 function ctx(seed = 1): RoomCtx {
-  let n = 0;
-  return {
-    now: 1000,
-    random: new SeededRandom(seed),
-    newUuid: () => `uuid-${++n}`,
-    chatHistoryLimit: 3,
-    playHistoryLimit: 2,
-    timing: { readyCountdownSecs: 60, playingOffsetSecs: 60, fallbackDurationSecs: 10000, progressIntervalSecs: 30 },
-  };
+  return makeCtx(1000, seed);
 }
-
-function describeCmd(cmd: ServerCommand): string {
-  switch (cmd.type) {
-    case "Message": {
-      const { type, ...rest } = cmd.message;
-      return `Message.${type}${Object.keys(rest).length ? JSON.stringify(rest) : ""}`;
-    }
-    case "ChangeState":
-      return `ChangeState(${cmd.state.type}${cmd.state.type === "SelectChart" ? `:${cmd.state.chart}` : ""})`;
-    case "ChangeHost":
-      return `ChangeHost(${cmd.is_host})`;
-    case "OnJoinRoom":
-      return `OnJoinRoom(${cmd.user.id})`;
-    default:
-      return cmd.type;
-  }
-}
-
-/** Renders wire-visible effects: `[to] description` and the reply. */
-function wire(t: Transition): string[] {
-  return t.effects.flatMap((e: RoomEffect) => {
-    if (e.t === "send") return [`${e.to.join(",")} ${describeCmd(e.cmd)}`];
-    if (e.t === "reply") return [e.result.ok ? "reply Ok" : `reply Err(${e.result.error.key})`];
-    if (e.t === "text") return [`${e.to.join(",")} text(${e.text.key})`];
-    return [];
-  });
-}
-
-function events(t: Transition): string[] {
-  return t.effects.flatMap((e) => (e.t === "event" ? [e.event.kind] : []));
-}
-
-const record = (player: number, score = 900000): RecordData => ({
-  id: player * 1000 + 1,
-  player,
-  score,
-  perfect: 10,
-  good: 1,
-  bad: 0,
-  miss: 0,
-  max_combo: 11,
-  accuracy: 0.99,
-  full_combo: true,
-  std: 0,
-  std_score: 0,
-});
 
 /** A room with A (host), B and monitor M, chart 7 selected. */
 function setup(c = ctx()): Room {
