@@ -268,3 +268,28 @@ Deno.test("runtime switches: room creation and new connections can be turned off
   await alice.createRoom("x");
   await h.close();
 });
+
+Deno.test("selecting a chart probes its archive's audio: the deadline uses the real duration", async () => {
+  const { resolveChartDuration } = await import("../src/chart/mod.ts");
+  const { Upstream } = await import("../src/upstream/mod.ts");
+  let harness: ReturnType<typeof startHarness> | null = null;
+  const h = startHarness({
+    config: QUIET,
+    chartDuration: async (id, upstream) =>
+      (await resolveChartDuration(upstream as InstanceType<typeof Upstream>, id, { clock: harness!.clock })).audio
+        .durationSecs,
+  });
+  harness = h;
+  // Chart 6 is a stored FLAC of 36 s in the development upstream (30 + 6 % 91).
+  h.dev.state.addChart({ id: 6, name: "Six", audio: { format: "flac", durationSecs: 36 }, compress: false });
+  const alice = await h.login(100);
+  await alice.createRoom("abc");
+  await alice.selectChart(6);
+  await waitUntil(() => h.server.core.rooms.get("abc")?.chart?.durationSecs !== null, "duration probed");
+  equal(h.server.core.rooms.get("abc")!.chart!.durationSecs, h.dev.state.archive(6)!.audio.durationSecs);
+  await alice.requestStart();
+  const phase = h.server.core.rooms.get("abc")!.phase;
+  ok(phase.kind === "play");
+  equal(phase.deadline - phase.startedAt, (36 + 60) * 1000);
+  await h.close();
+});
