@@ -1,0 +1,18 @@
+/**
+ * OpenUDS, the local-socket API (spec 3 §4.5, §6.4; issue 7): JSON frames
+ * over a Unix domain socket for operators and orchestration tools. The
+ * protocol is documented in `docs/openuds.md`.
+ *
+ * @module
+ */
+
+export * from "./framing.ts";
+export * from "./errors.ts";
+export * from "./approvals.ts";
+export * from "./events.ts";
+export * from "./queue.ts";
+export { eventFrame, Feeds, logFrame, type StreamName, STREAMS, telemetryFrame } from "./feeds.ts";
+export { type OpenUdsConfig, runCommand, type UdsCall, type UdsCommand, type UdsOutcome } from "./command.ts";
+export { AUTH_TIMEOUT_MS, type ConnectionContext, UdsConnection } from "./connection.ts";
+export { OPENUDS_API_VERSION } from "./cmd_server.ts";
+export * from "./server.ts";

@@ -1,0 +1,162 @@
+/**
+ * The OpenUDS listener (spec 3 §4.5; Unix only): binds `openuds.socket_path`
+ * after removing a stale socket file (never another kind of file, never a
+ * socket another process still answers on), sets mode 0660, and admits at
+ * most `max_connections` clients; the next one gets an `auth_error` frame
+ * and is closed. The game server runs the same with or without clients.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import type { ConsoleRegistry } from "../console/mod.ts";
+import type { LogHub } from "../util/log.ts";
+import { PendingApprovals } from "./approvals.ts";
+import { roomCommands } from "./cmd_room.ts";
+import { peopleCommands } from "./cmd_people.ts";
+import { serverCommands } from "./cmd_server.ts";
+import type { OpenUdsConfig, UdsCommand } from "./command.ts";
+import { type ConnectionContext, UdsConnection } from "./connection.ts";
+import { encodeFrame } from "./framing.ts";
+
+/** Dependencies of {@link startOpenUds}. */
+export interface OpenUdsDeps {
+  /** The console registry (`cli.execute`, input log) and, through it, the server. */
+  readonly registry: ConsoleRegistry;
+  /** The `openuds` configuration section (read at start; changes need a restart). */
+  readonly config: OpenUdsConfig;
+  /** Shared with the console's `approve openuds`; made here when absent. */
+  readonly approvals?: PendingApprovals;
+  /** Log history and the `logs` stream. */
+  readonly logs?: LogHub;
+}
+
+/** A running OpenUDS listener. */
+export interface OpenUdsHandle {
+  readonly path: string;
+  readonly approvals: PendingApprovals;
+  /** Open connections (authenticated or not). */
+  readonly connections: number;
+  /** Stops listening, closes every client and removes the socket file. */
+  close(): Promise<void>;
+}
+
+/** Every OpenUDS command by name. */
+export function udsCommands(): ReadonlyMap<string, UdsCommand> {
+  return new Map([...roomCommands(), ...peopleCommands(), ...serverCommands()].map((c) => [c.name, c]));
+}
+
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+}
+
+/** Removes a stale socket file; refuses other files and live sockets. */
+async function clearSocketPath(path: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  if (!info.isSocket) throw new Error(`Cannot start OpenUDS: "${path}" exists and is not a socket`);
+  let live = false;
+  try {
+    const probe = await Deno.connect({ transport: "unix", path });
+    probe.close();
+    live = true;
+  } catch {
+    // Nobody answers: a stale file from an earlier run.
+  }
+  if (live) throw new Error(`Cannot start OpenUDS: another process is listening on "${path}"`);
+  await Deno.remove(path);
+}
+
+/** Starts the local socket API. Rejects on Windows and when the path cannot be used. */
+export async function startOpenUds(deps: OpenUdsDeps): Promise<OpenUdsHandle> {
+  if (Deno.build.os === "windows") throw new Error("Cannot start OpenUDS: Unix domain sockets need a Unix platform");
+  const { config, registry } = deps;
+  const services = registry.services;
+  const { clock, log: serverLog } = services.core.ctx;
+  const log = serverLog.child({ component: "openuds" });
+  const path = config.socket_path;
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await clearSocketPath(path);
+  const listener = Deno.listen({ transport: "unix", path });
+  await Deno.chmod(path, 0o660);
+  const approvals = deps.approvals ?? new PendingApprovals(clock, config.approval_ttl_secs);
+  const expected = await sha256(config.auth_token);
+  const connections = new Set<UdsConnection>();
+  const running = new Set<Promise<void>>();
+  const ctx: ConnectionContext = {
+    registry,
+    services,
+    config,
+    approvals,
+    logs: deps.logs,
+    commands: udsCommands(),
+    clock,
+    log,
+    async tokenMatches(token) {
+      const given = await sha256(token);
+      let diff = 0;
+      for (let i = 0; i < given.length; i++) diff |= given[i]! ^ expected[i]!;
+      return diff === 0;
+    },
+    authenticated: () => [...connections].filter((c) => c.state === "active").length,
+    closed: (c) => connections.delete(c),
+  };
+  const track = (p: Promise<void>) => {
+    running.add(p);
+    void p.finally(() => running.delete(p));
+  };
+  let stopping = false;
+  const accept = (async () => {
+    try {
+      for await (const conn of listener) {
+        if (connections.size >= config.max_connections) {
+          // spec 3 §8: 4 connections; the next client is told and closed.
+          const frame = encodeFrame({
+            type: "auth_error",
+            code: "TOO_MANY_CONNECTIONS",
+            message: `max connections reached (${config.max_connections})`,
+          });
+          track(conn.write(frame).then(() => {}, () => {}).finally(() => conn.close()));
+          log.warn("OpenUDS connection refused: too many connections", { max: config.max_connections });
+          continue;
+        }
+        const c = new UdsConnection(conn, ctx);
+        connections.add(c);
+        track(c.run());
+      }
+    } catch (error) {
+      if (!stopping) log.error("OpenUDS accept loop failed", { error: String(error) });
+    }
+  })();
+  log.info("OpenUDS listening", {
+    path,
+    mode: config.auth_token ? "token" : "approval",
+    max_connections: config.max_connections,
+  });
+  return {
+    path,
+    approvals,
+    get connections() {
+      return connections.size;
+    },
+    async close() {
+      if (stopping) return;
+      stopping = true;
+      try {
+        listener.close();
+      } catch {
+        // Already closed.
+      }
+      await accept;
+      for (const c of [...connections]) c.close();
+      await Promise.all([...running]);
+      if (!deps.approvals) approvals.clear();
+      await Deno.remove(path).catch(() => {});
+    },
+  };
+}
