@@ -8,7 +8,7 @@
  */
 
 import type { LocalText } from "../l10n/mod.ts";
-import { leaveRoom, type Room } from "../room/mod.ts";
+import { closeRoom as closeRoomTransition, leaveRoom, type Room } from "../room/mod.ts";
 import { AdminRooms } from "./admin_rooms.ts";
 import type { ServerCore, User } from "./core.ts";
 
@@ -71,19 +71,12 @@ export class Admin {
     return "ok";
   }
 
-  /** Disbands a room: every member leaves (players last, so the room ends with them). */
+  /** Disbands a room: every member leaves with a notice, and the room is deleted even if persistent. */
   closeRoom(roomId: string): boolean {
     const core = this.#core;
     const room = core.rooms.get(roomId);
     if (!room) return false;
-    const members = [...room.monitors, ...room.players];
-    const notice: LocalText = { key: "room-closed-by-admin", args: { room: roomId } };
-    core.sendText(members.map((m) => m.id), notice);
-    for (const member of members) {
-      const current = core.rooms.get(roomId);
-      if (!current) break;
-      core.apply(roomId, leaveRoom(current, member.id, core.roomCtx(), "closed"), null);
-    }
+    core.apply(roomId, closeRoomTransition(room, core.roomCtx()), null);
     return true;
   }
 
