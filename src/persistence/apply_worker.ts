@@ -1,0 +1,363 @@
+/**
+ * The worker that applies journal records to the store (issue 5
+ * "Write-ahead journal"), strictly in sequence order so that one watermark
+ * makes every batch apply exactly once.
+ *
+ * Records arrive in a bounded queue (`persistence_queue_capacity`). When the
+ * queue is full a record waits up to 100 ms for room; if the queue stays full
+ * the worker goes journal-only: later records are not kept in memory but
+ * read back from the segment files once the queue has drained, and it
+ * returns to the queue when it has caught up (spec 3 §8 "when full for
+ * 100 ms the item stays journal-only"; counted, never dropped).
+ *
+ * A store that is down (connection refused, shutting down, …) makes the
+ * worker wait and retry the same batch with backoff: the game goes on and
+ * the records wait in the journal. A record that fails by itself is retried
+ * alone, then put on the dead-letter list with its error.
+ *
+ * @module
+ */
+
+import type { Clock, TimerHandle } from "../util/clock.ts";
+import type { Logger } from "../util/log.ts";
+import type { Journal } from "./journal.ts";
+import { Backlog, type Item } from "./backlog.ts";
+import { isTransientDbError } from "./sql_db.ts";
+import { errorText, type JournalEntry, type SeqEntry } from "./types.ts";
+
+/** Where the worker applies records (the {@link Store}). */
+export interface ApplyTarget {
+  applyBatch(batch: readonly SeqEntry[], through: number, now: number): Promise<void>;
+  deadLetter(seq: number, body: string, error: string, attempts: number, now: number): Promise<void>;
+}
+
+/** Options of {@link ApplyWorker}. */
+export interface ApplyWorkerOptions {
+  readonly target: ApplyTarget;
+  readonly journal: Journal;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** Queue capacity (`persistence_queue_capacity`). */
+  readonly capacity: number;
+  /** Last sequence the store has applied. */
+  readonly appliedSeq: number;
+  /** Records per transaction from the queue (default 256). */
+  readonly batchSize?: number;
+  /** Records per transaction when reading back from the journal (default 2000). */
+  readonly replayBatchSize?: number;
+  /** How long a record waits for room in a full queue (default 100 ms). */
+  readonly holdMs?: number;
+  /** Failures of a single record before it is dead-lettered (default 3). */
+  readonly maxAttempts?: number;
+  readonly retryMinMs?: number;
+  readonly retryMaxMs?: number;
+  readonly isTransient?: (error: unknown) => boolean;
+}
+
+/** Counters of the worker (exposed by `status()`). */
+export interface ApplyCounters {
+  applied: number;
+  batches: number;
+  journal_only: number;
+  held: number;
+  unjournaled: number;
+  retries: number;
+  store_outages: number;
+  dead_lettered: number;
+}
+
+/** Applies journal records in order; see the module doc. */
+export class ApplyWorker {
+  readonly counters: ApplyCounters = {
+    applied: 0,
+    batches: 0,
+    journal_only: 0,
+    held: 0,
+    unjournaled: 0,
+    retries: 0,
+    store_outages: 0,
+    dead_lettered: 0,
+  };
+  readonly #o: ApplyWorkerOptions;
+  readonly #backlog: Backlog;
+  #queue: Item[] = [];
+  #held: Item[] = [];
+  #holdTimer: TimerHandle | undefined;
+  #unjournaled = new Map<number, Item>();
+  #mode: "memory" | "journal" = "journal";
+  #nextSeq: number;
+  #processed: number;
+  #storeUp = true;
+  #lastError: string | null = null;
+  #signal: (() => void) | null = null;
+  #sleepTimer: TimerHandle | undefined;
+  #cancelSleep: (() => void) | null = null;
+  #waiters: { target: number; resolve: () => void }[] = [];
+  #stopped = false;
+  #loop: Promise<void> | null = null;
+
+  constructor(o: ApplyWorkerOptions) {
+    this.#o = o;
+    this.#backlog = new Backlog(o.journal, o.replayBatchSize ?? 2000);
+    this.#nextSeq = o.appliedSeq + 1;
+    this.#processed = o.appliedSeq;
+  }
+
+  /** Records held in memory waiting to be applied. */
+  get queueDepth(): number {
+    return this.#queue.length + this.#held.length;
+  }
+
+  /** `memory` while the queue keeps up; `journal` while records are read back from the files. */
+  get mode(): "memory" | "journal" {
+    return this.#mode;
+  }
+
+  /** Every sequence up to this one is applied, dead-lettered or known not to exist. */
+  get processedSeq(): number {
+    return this.#processed;
+  }
+
+  /** False while the store is unreachable. */
+  get storeUp(): boolean {
+    return this.#storeUp;
+  }
+
+  /** The last apply error, if any. */
+  get lastError(): string | null {
+    return this.#lastError;
+  }
+
+  /** Starts the loop (reading back unapplied records first). */
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  /**
+   * Hands over a record just appended to the journal (`journaled`), or one
+   * whose append failed (kept in memory whatever the queue holds, so a full
+   * disk loses nothing while the process lives).
+   */
+  admit(seq: number, entry: JournalEntry, journaled = true): void {
+    const item: Item = { seq, entry, raw: null, journaled };
+    if (!journaled) {
+      this.counters.unjournaled++;
+      if (this.#mode === "memory") this.#held.length ? this.#held.push(item) : this.#queue.push(item);
+      else this.#unjournaled.set(seq, item);
+    } else if (this.#mode === "journal") {
+      this.counters.journal_only++;
+    } else if (this.#held.length === 0 && this.#queue.length < this.#o.capacity) {
+      this.#queue.push(item);
+    } else if (this.#held.length >= this.#o.capacity) {
+      this.#toJournalMode();
+      this.counters.journal_only++;
+    } else {
+      this.#held.push(item);
+      this.counters.held++;
+      this.#holdTimer ??= this.#o.clock.setTimeout(() => {
+        this.#holdTimer = undefined;
+        if (this.#held.length) this.#toJournalMode();
+      }, this.#o.holdMs ?? 100);
+    }
+    this.#wake();
+  }
+
+  /** Resolves once everything appended so far is applied (or dead-lettered). */
+  idle(): Promise<void> {
+    const target = this.#o.journal.lastSeq;
+    if (this.#processed >= target) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ target, resolve }));
+  }
+
+  /** Stops after the batch in flight; what is left stays in the journal for the next start. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#o.clock.clearTimeout(this.#holdTimer);
+    this.#o.clock.clearTimeout(this.#sleepTimer);
+    this.#cancelSleep?.();
+    this.#wake();
+    await this.#loop;
+    await this.#backlog.close();
+    for (const w of this.#waiters.splice(0)) w.resolve();
+  }
+
+  #toJournalMode(): void {
+    this.#o.clock.clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
+    this.counters.journal_only += this.#held.filter((i) => i.journaled).length;
+    if (this.#mode === "memory") {
+      this.#o.log.warn("persistence queue full for too long: records stay journal-only until the store catches up", {
+        queue: this.#queue.length,
+        capacity: this.#o.capacity,
+      });
+    }
+    for (const item of this.#held) if (!item.journaled) this.#unjournaled.set(item.seq, item);
+    this.#held = [];
+    this.#mode = "journal";
+  }
+
+  #wake(): void {
+    const signal = this.#signal;
+    this.#signal = null;
+    signal?.();
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      let batch: Item[] | null;
+      try {
+        batch = await this.#take();
+      } catch (error) {
+        this.#lastError = errorText(error);
+        this.#o.log.error("cannot read the journal back; applying stopped", { error: this.#lastError });
+        return;
+      }
+      if (batch === null) {
+        if (this.#stopped) break;
+        await new Promise<void>((resolve) => (this.#signal = resolve));
+        continue;
+      }
+      if (batch.length) await this.#apply(batch);
+    }
+  }
+
+  /** The next batch; null when there is nothing to do; empty to loop again. */
+  async #take(): Promise<Item[] | null> {
+    if (this.#queue.length) {
+      const batch = this.#queue.splice(0, this.#o.batchSize ?? 256);
+      while (this.#held.length && this.#queue.length < this.#o.capacity) this.#queue.push(this.#held.shift()!);
+      if (!this.#held.length) {
+        this.#o.clock.clearTimeout(this.#holdTimer);
+        this.#holdTimer = undefined;
+      }
+      return batch;
+    }
+    if (this.#mode === "memory") return null;
+    const { before, items } = await this.#backlog.read(this.#nextSeq);
+    const upTo = items.at(-1)?.seq ?? Infinity;
+    for (const [seq, item] of this.#unjournaled) {
+      if (seq >= this.#nextSeq && seq < upTo) {
+        items.push(item);
+        this.#unjournaled.delete(seq);
+      }
+    }
+    items.sort((a, b) => a.seq - b.seq);
+    if (items.length) return items;
+    if (this.#o.journal.lastSeq !== before) return []; // Appends during the read: read again.
+    // Caught up with the files: sequences up to `before` that are not on disk were never written.
+    this.#mode = "memory";
+    this.#queue.push(...[...this.#unjournaled.values()].sort((a, b) => a.seq - b.seq));
+    this.#unjournaled.clear();
+    if (!this.#queue.length) this.#progress(before);
+    return [];
+  }
+
+  async #apply(batch: Item[]): Promise<void> {
+    const through = batch.at(-1)!.seq;
+    let delay = this.#o.retryMinMs ?? 100;
+    const parsed = batch.every((i) => i.entry !== null);
+    while (!this.#stopped && parsed) {
+      try {
+        await this.#o.target.applyBatch(batch.map(toSeqEntry), through, this.#o.clock.now());
+        this.counters.batches++;
+        this.counters.applied += batch.length;
+        this.#up();
+        this.#progress(through);
+        return;
+      } catch (error) {
+        if (!this.#isTransient(error)) {
+          this.#lastError = errorText(error);
+          break;
+        }
+        this.#down(error);
+        await this.#sleep(delay);
+        delay = Math.min(delay * 2, this.#o.retryMaxMs ?? 5000);
+      }
+    }
+    for (const item of batch) {
+      if (this.#stopped) return;
+      await this.#applyOne(item);
+    }
+  }
+
+  async #applyOne(item: Item): Promise<void> {
+    let attempts = 0;
+    let delay = this.#o.retryMinMs ?? 100;
+    let error: unknown = item.entry === null ? new SyntaxError("Cannot parse the journal record") : null;
+    while (!this.#stopped) {
+      if (item.entry !== null && (attempts < (this.#o.maxAttempts ?? 3))) {
+        try {
+          await this.#o.target.applyBatch([toSeqEntry(item)], item.seq, this.#o.clock.now());
+          this.counters.batches++;
+          this.counters.applied++;
+          this.#up();
+          this.#progress(item.seq);
+          return;
+        } catch (e) {
+          error = e;
+          if (this.#isTransient(e)) {
+            this.#down(e);
+            await this.#sleep(delay);
+            delay = Math.min(delay * 2, this.#o.retryMaxMs ?? 5000);
+            continue;
+          }
+          attempts++;
+          this.counters.retries++;
+          this.#lastError = errorText(e);
+          continue;
+        }
+      }
+      const text = errorText(error);
+      try {
+        const body = item.raw ?? JSON.stringify(item.entry);
+        await this.#o.target.deadLetter(item.seq, body, text, Math.max(attempts, 1), this.#o.clock.now());
+        this.counters.dead_lettered++;
+        this.#o.log.error("journal record moved to the dead-letter list", { seq: item.seq, error: text });
+        this.#progress(item.seq);
+        return;
+      } catch (e) {
+        this.#down(e);
+        await this.#sleep(delay);
+        delay = Math.min(delay * 2, this.#o.retryMaxMs ?? 5000);
+      }
+    }
+  }
+
+  #isTransient(error: unknown): boolean {
+    return (this.#o.isTransient ?? isTransientDbError)(error);
+  }
+
+  #up(): void {
+    if (this.#storeUp) return;
+    this.#storeUp = true;
+    this.#o.log.info("store reachable again; applying the journal backlog", { next_seq: this.#nextSeq });
+  }
+
+  #down(error: unknown): void {
+    this.#lastError = errorText(error);
+    this.counters.retries++;
+    if (!this.#storeUp) return;
+    this.#storeUp = false;
+    this.counters.store_outages++;
+    this.#o.log.warn("store unavailable; records wait in the journal", { error: this.#lastError });
+  }
+
+  #progress(seq: number): void {
+    if (seq < this.#processed) return;
+    this.#processed = seq;
+    this.#nextSeq = seq + 1;
+    if (!this.#waiters.length) return;
+    this.#waiters = this.#waiters.filter((w) => (w.target <= seq ? (w.resolve(), false) : true));
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#sleepTimer = this.#o.clock.setTimeout(resolve, ms);
+      this.#cancelSleep = resolve;
+    }).finally(() => (this.#cancelSleep = null));
+  }
+}
+
+function toSeqEntry(item: Item): SeqEntry {
+  return { seq: item.seq, entry: item.entry! };
+}

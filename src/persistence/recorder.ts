@@ -1,0 +1,67 @@
+/**
+ * Turns domain events into journal records (issue 5 "What is durable"):
+ * every event except the telemetry kinds becomes one `event` record (the
+ * events table, room history, rounds and round results derive from it);
+ * touches and judges are batched per player; room stays feed the playtime
+ * tracker. Called synchronously by the bus, so a record is journaled before
+ * the command that caused it has its reply written to the socket.
+ *
+ * @module
+ */
+
+import type { DomainEvent } from "../events/mod.ts";
+import type { Clock } from "../util/clock.ts";
+import { PlaytimeTracker } from "./playtime.ts";
+import { TelemetryBatcher } from "./telemetry_batcher.ts";
+import type { JournalEntry } from "./types.ts";
+
+/** Options of {@link EventRecorder}. */
+export interface EventRecorderOptions {
+  readonly clock: Clock;
+  /** Journals one record. */
+  readonly write: (entry: JournalEntry) => void;
+}
+
+/** The bus listener of the persistence layer. */
+export class EventRecorder {
+  readonly playtime = new PlaytimeTracker();
+  readonly batcher: TelemetryBatcher;
+  readonly #o: EventRecorderOptions;
+
+  constructor(o: EventRecorderOptions) {
+    this.#o = o;
+    this.batcher = new TelemetryBatcher({ clock: o.clock, emit: (entry) => o.write(entry) });
+  }
+
+  /** Records one event (see the module doc). */
+  onEvent(event: DomainEvent): void {
+    switch (event.kind) {
+      case "touches":
+        return this.batcher.add("touches", event.room, event.round, event.user, event.frames, event.time);
+      case "judges":
+        return this.batcher.add("judges", event.room, event.round, event.user, event.judges, event.time);
+      case "room.created":
+        // The creator is in the room from its creation (no separate room.joined).
+        if (event.by !== null) this.playtime.joined(event.by, event.time);
+        break;
+      case "room.joined":
+        if (!event.monitor) this.playtime.joined(event.user, event.time);
+        break;
+      case "room.left":
+        if (!event.monitor) this.playtime.left(event.user, event.time);
+        break;
+      case "round.completed":
+        // The round's last batches get sequences before its completion.
+        this.batcher.flushRound(event.round);
+        break;
+    }
+    const { seq: _busSeq, ...e } = event;
+    this.#o.write({ t: "event", e });
+  }
+
+  /** Journals playtime accumulated up to `now` (every 60 s and at shutdown). */
+  flushPlaytime(now: number): void {
+    const deltas = this.playtime.take(now);
+    if (deltas.length) this.#o.write({ t: "playtime", at: now, deltas });
+  }
+}

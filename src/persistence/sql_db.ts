@@ -1,0 +1,76 @@
+/**
+ * The small SQL seam both backends implement (platform.md §4: "write
+ * PostgreSQL-dialect SQL once, behind a small adapter with query and
+ * transaction"). Rows come back with int8 values as numbers on both
+ * backends (postgres.js returns strings unless told otherwise).
+ *
+ * @module
+ */
+
+/** A result row. */
+export type Row = Record<string, unknown>;
+
+/** Something that runs statements (the database, or an open transaction). */
+export interface Queryable {
+  /** Runs one statement with `$n` parameters. */
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters. */
+  exec(script: string): Promise<void>;
+}
+
+/** Which backend a database is. */
+export type Backend = "pglite" | "postgres";
+
+/** A database connection (pool) of either backend. */
+export interface SqlDb extends Queryable {
+  readonly backend: Backend;
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Makes everything committed so far survive a power loss (PGlite runs with fsync off). */
+  checkpoint(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** SQLSTATE classes that mean "the database is unavailable now", not "this record is bad". */
+const TRANSIENT_SQLSTATE_CLASSES = ["08", "53", "57", "58"];
+/** Single SQLSTATEs worth retrying: serialization failure, deadlock. */
+const TRANSIENT_SQLSTATES = ["40001", "40P01"];
+/** Client-side codes of postgres.js and Node for a lost or refused connection. */
+const CONNECTION_CODES = [
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+];
+
+/**
+ * True when `error` says the database is down or overloaded, so the write
+ * should wait and be retried as is; false when the write itself failed.
+ */
+export function isTransientDbError(error: unknown): boolean {
+  if (error instanceof Deno.errors.ConnectionRefused || error instanceof Deno.errors.ConnectionReset) return true;
+  if (error instanceof Deno.errors.BrokenPipe || error instanceof Deno.errors.TimedOut) return true;
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string") return false;
+  if (CONNECTION_CODES.includes(code) || TRANSIENT_SQLSTATES.includes(code)) return true;
+  return /^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE_CLASSES.includes(code.slice(0, 2));
+}
+
+/** Numbers from int8 columns: postgres.js gives strings unless configured; tolerate both. */
+export function num(value: unknown): number {
+  return typeof value === "number" ? value : Number(value);
+}
+
+/** Like {@link num} but keeps null. */
+export function numOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : num(value);
+}

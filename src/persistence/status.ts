@@ -1,0 +1,114 @@
+/**
+ * The `runtime persistence` report (spec 3 §4.2, §4.5 `runtime.persistence`):
+ * queue depth, journal-only count, applied sequence, journal size and
+ * segments, dead letters, last error and counters — plus the production
+ * counters of spec 3 §7 rule 4, which must stay 0.
+ *
+ * @module
+ */
+
+import type { AuthCache } from "../server/auth_cache.ts";
+import { type Counters, INVARIANT_COUNTERS } from "../server/counters.ts";
+import type { ApplyCounters, ApplyWorker } from "./apply_worker.ts";
+import type { Journal, JournalCounters } from "./journal.ts";
+import type { Backend } from "./sql_db.ts";
+
+/** What persistence reads from and restores into the server core. */
+export interface CoreLink {
+  readonly authCache: AuthCache;
+  readonly seenPlayers: Set<number>;
+  /** The production counters (spec 3 §7 rule 4), reported alongside. */
+  readonly counters?: Counters;
+}
+
+/** The report. */
+export interface PersistenceStatus {
+  readonly backend: Backend | null;
+  readonly data_dir: string;
+  readonly store_up: boolean;
+  /** `memory`: the queue keeps up; `journal`: records are read back from the segment files. */
+  readonly mode: "memory" | "journal" | null;
+  readonly queue_depth: number;
+  readonly queue_capacity: number;
+  /** Records that went journal-only because the queue stayed full (spec 3 §8). */
+  readonly journal_only: number;
+  readonly applied_seq: number;
+  readonly last_seq: number;
+  readonly synced_seq: number;
+  readonly pending: number;
+  readonly journal_bytes: number;
+  readonly journal_segments: number;
+  readonly dead_letters: number;
+  readonly last_error: string | null;
+  readonly counters: ApplyCounters & JournalCounters & {
+    journal_write_failures_total: number;
+    listener_errors: number;
+  };
+  /** spec 3 §7 rule 4: every value must be 0. */
+  readonly production_counters: Record<string, number> | null;
+}
+
+/** The status fields persistence keeps outside the journal and worker. */
+export interface StatusSource {
+  readonly o: { readonly config: { readonly data_dir: string; readonly persistence_queue_capacity: number } };
+  readonly journalWriteFailures: number;
+  readonly listenerErrors: number;
+  readonly deadLetterCount: number;
+  readonly lastError: string | null;
+  readonly core: CoreLink | null;
+}
+
+const ZERO_APPLY: ApplyCounters = {
+  applied: 0,
+  batches: 0,
+  journal_only: 0,
+  held: 0,
+  unjournaled: 0,
+  retries: 0,
+  store_outages: 0,
+  dead_lettered: 0,
+};
+const ZERO_JOURNAL: JournalCounters = {
+  appended: 0,
+  bytes_written: 0,
+  fsyncs: 0,
+  write_failures: 0,
+  sync_failures: 0,
+  torn_tails_truncated: 0,
+};
+
+/** Builds the report from the parts (any may be missing before open). */
+export function buildStatus(
+  p: StatusSource,
+  journal: Journal | null,
+  worker: ApplyWorker | null,
+  backend: Backend | null,
+): PersistenceStatus {
+  const applied = worker?.processedSeq ?? 0;
+  const last = journal?.lastSeq ?? 0;
+  const core = p.core?.counters;
+  return {
+    backend,
+    data_dir: p.o.config.data_dir,
+    store_up: worker?.storeUp ?? false,
+    mode: worker?.mode ?? null,
+    queue_depth: worker?.queueDepth ?? 0,
+    queue_capacity: p.o.config.persistence_queue_capacity,
+    journal_only: worker?.counters.journal_only ?? 0,
+    applied_seq: applied,
+    last_seq: last,
+    synced_seq: journal?.syncedSeq ?? 0,
+    pending: Math.max(0, last - applied),
+    journal_bytes: journal?.bytes ?? 0,
+    journal_segments: journal?.segments().length ?? 0,
+    dead_letters: p.deadLetterCount + (worker?.counters.dead_lettered ?? 0),
+    last_error: worker?.lastError ?? p.lastError,
+    counters: {
+      ...(worker?.counters ?? ZERO_APPLY),
+      ...(journal?.counters ?? ZERO_JOURNAL),
+      journal_write_failures_total: p.journalWriteFailures,
+      listener_errors: p.listenerErrors,
+    },
+    production_counters: core ? Object.fromEntries(INVARIANT_COUNTERS.map((n) => [n, core.values[n]])) : null,
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The store: one interface over either backend (issue 5 "Stores"). It
+ * applies journal batches exactly once — the batch's rows and the applied
+ * watermark commit in one transaction — keeps the dead-letter list, and
+ * answers the read queries (`queries.ts`).
+ *
+ * @module
+ */
+
+import { planBatch } from "./apply_plan.ts";
+import type { Backend, SqlDb } from "./sql_db.ts";
+import { num } from "./sql_db.ts";
+import type { SeqEntry } from "./types.ts";
+
+/** A record that kept failing, with its error (issue 5 "dead-letter list"). */
+export interface DeadLetter {
+  readonly seq: number;
+  /** The record's JSON as journaled (may be unparseable when that was the failure). */
+  readonly body: string;
+  readonly error: string;
+  readonly attempts: number;
+  readonly failed_at: number;
+}
+
+/** Outcome of replaying one dead letter. */
+export interface ReplayOutcome {
+  readonly seq: number;
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+/** Journal application and dead letters over a {@link SqlDb}. */
+export class Store {
+  readonly db: SqlDb;
+
+  constructor(db: SqlDb) {
+    this.db = db;
+  }
+
+  /** The backend in use. */
+  get backend(): Backend {
+    return this.db.backend;
+  }
+
+  /** Highest journal sequence applied (or dead-lettered). */
+  async appliedSeq(): Promise<number> {
+    const [row] = await this.db.query("SELECT applied_seq FROM journal_state WHERE id = 1");
+    return num(row?.applied_seq ?? 0);
+  }
+
+  /**
+   * Applies `batch` (ascending) and moves the watermark to `through`, in one
+   * transaction. Records at or below the watermark are skipped, so applying
+   * a batch again changes nothing (idempotent by sequence).
+   */
+  async applyBatch(batch: readonly SeqEntry[], through: number, now: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.query("SELECT applied_seq FROM journal_state WHERE id = 1 FOR UPDATE");
+      const applied = num(row?.applied_seq ?? 0);
+      const fresh = batch[0] && batch[0].seq > applied ? batch : batch.filter((b) => b.seq > applied);
+      if (fresh.length === 0) return;
+      for (const s of planBatch(fresh, through, now)) await tx.query(s.sql, s.params);
+    });
+  }
+
+  /** Puts a failing record on the dead-letter list and moves the watermark past it, in one transaction. */
+  async deadLetter(seq: number, body: string, error: string, attempts: number, now: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO dead_letters (seq, body, error, attempts, failed_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (seq) DO UPDATE SET error = EXCLUDED.error, attempts = EXCLUDED.attempts, failed_at = EXCLUDED.failed_at`,
+        [seq, body, error, attempts, now],
+      );
+      await tx.query("UPDATE journal_state SET applied_seq = GREATEST(applied_seq, $1), updated_at = $2 WHERE id = 1", [
+        seq,
+        now,
+      ]);
+    });
+  }
+
+  /** The dead-letter list, oldest first. */
+  async deadLetters(limit = 100): Promise<DeadLetter[]> {
+    const rows = await this.db.query(
+      "SELECT seq, body, error, attempts, failed_at FROM dead_letters ORDER BY seq LIMIT $1",
+      [limit],
+    );
+    return rows.map((r) => ({
+      seq: num(r.seq),
+      body: String(r.body),
+      error: String(r.error),
+      attempts: num(r.attempts),
+      failed_at: num(r.failed_at),
+    }));
+  }
+
+  /** Number of dead letters. */
+  async deadLetterCount(): Promise<number> {
+    const [row] = await this.db.query("SELECT COUNT(*) AS n FROM dead_letters");
+    return num(row?.n ?? 0);
+  }
+
+  /**
+   * Applies one dead letter again; on success it leaves the list in the same
+   * transaction (so a replay is never applied twice), otherwise its error
+   * and attempt count are updated.
+   */
+  async replayDeadLetter(letter: DeadLetter, now: number): Promise<ReplayOutcome> {
+    try {
+      const entry = JSON.parse(letter.body);
+      const statements = planBatch([{ seq: letter.seq, entry }], 0, now);
+      await this.db.transaction(async (tx) => {
+        const gone = await tx.query("DELETE FROM dead_letters WHERE seq = $1 RETURNING seq", [letter.seq]);
+        if (gone.length === 0) return; // Replayed meanwhile.
+        for (const s of statements) await tx.query(s.sql, s.params);
+      });
+      return { seq: letter.seq, ok: true };
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      await this.db.query(
+        "UPDATE dead_letters SET error = $2, attempts = attempts + 1, failed_at = $3 WHERE seq = $1",
+        [
+          letter.seq,
+          text,
+          now,
+        ],
+      );
+      return { seq: letter.seq, ok: false, error: text };
+    }
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Crash test (issue 5 "Tests"): a child server process is killed with
+ * SIGKILL in the middle of a burst of logins and rounds, restarted on the
+ * same data_dir (which replays the journal; a second server on that
+ * directory meanwhile refuses to start), and stopped; then the store is read
+ * directly. Every login answered `Authenticate(Ok)` and every `Played`
+ * answered Ok must be in it exactly once.
+ */
+import assert from "node:assert/strict";
+import { connect, type PhiraClient } from "../src/client/mod.ts";
+import { PgliteDb } from "../src/persistence/pglite_db.ts";
+import { devRecordId, devToken, serveDevApi } from "../src/upstream/mod.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** A child server; resolves `ready` when it logs that it listens. */
+function spawnServer(dataDir: string, port: number, upstream: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "main.ts",
+      "start",
+      "--port",
+      String(port),
+      "--http-port",
+      "0",
+      "--bind-address",
+      "127.0.0.1",
+      "--data-dir",
+      dataDir,
+      "--game-api-endpoint",
+      upstream,
+      "--log-level",
+      "info",
+    ],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines: string[] = [];
+  const ready = (async () => {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = "";
+    let listening = false;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += value;
+      const parts = buf.split("\n");
+      buf = parts.pop()!;
+      lines.push(...parts);
+      if (!listening && parts.some((l) => l.includes("game server listening"))) listening = true;
+      if (listening) break;
+    }
+    // Keep draining so the child never blocks on a full pipe.
+    void (async () => {
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          lines.push(...value.split("\n"));
+        }
+      } catch {
+        // Killed.
+      }
+    })();
+    if (!listening) throw new Error(`server did not start:\n${lines.join("\n")}`);
+  })();
+  void child.stderr.pipeTo(new WritableStream({ write: (c) => void lines.push(new TextDecoder().decode(c)) }));
+  return { child, ready, lines };
+}
+
+Deno.test({
+  name: "SIGKILL in a burst of logins and rounds loses no acknowledged record and duplicates none",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dataDir = await Deno.makeTempDir({ prefix: "chorus-crash-" });
+    const upstream = serveDevApi();
+    const port = freePort();
+    const acked = { logins: new Set<number>(), played: new Map<number, number>() }; // record id → user
+    const clients: PhiraClient[] = [];
+    let server = spawnServer(dataDir, port, upstream.url);
+    try {
+      await server.ready;
+      let stop = false;
+      const player = async (id: number) => {
+        const c = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });
+        clients.push(c);
+        await c.authenticate(devToken(id));
+        acked.logins.add(id);
+        await c.createRoom(`crash-${id}`);
+        await c.selectChart(1);
+        for (let n = 1; !stop && n < 999; n++) {
+          await c.requestStart();
+          const record = devRecordId(id, n);
+          await c.played(record);
+          acked.played.set(record, id);
+        }
+      };
+      const burst = Array.from({ length: 24 }, (_, i) => player(1000 + i).catch(() => {}));
+      // Let the burst run, then kill the server in the middle of it (a chaos trigger, not a wait for behaviour).
+      const started = performance.now();
+      while (acked.played.size < 60 && performance.now() - started < 8000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      server.child.kill("SIGKILL");
+      await server.child.status;
+      stop = true;
+      await Promise.all(burst);
+      for (const c of clients) await c.close().catch(() => {});
+      assert.ok(acked.logins.size >= 10, `a burst of logins was acknowledged (${acked.logins.size})`);
+      assert.ok(acked.played.size >= 20, `a burst of rounds was acknowledged (${acked.played.size})`);
+
+      // Restart on the same directory: the journal is replayed; then stop cleanly.
+      server = spawnServer(dataDir, port, upstream.url);
+      await server.ready;
+      assert.ok(
+        server.lines.some((l) => l.includes("taking over a stale data_dir lock")),
+        "the killed owner's lock is stale",
+      );
+      // A second server on the same data_dir refuses to start, naming the directory and the owner.
+      const second = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          "main.ts",
+          "start",
+          "--port",
+          String(freePort()),
+          "--http-port",
+          "0",
+          "--data-dir",
+          dataDir,
+        ],
+        cwd: ROOT,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(second.code, 1);
+      assert.ok(
+        new TextDecoder().decode(second.stdout).includes(
+          `Cannot use data_dir "${dataDir}": it is in use by process ${server.child.pid}`,
+        ),
+        new TextDecoder().decode(second.stdout),
+      );
+      server.child.kill("SIGTERM");
+      assert.equal((await server.child.status).code, 0, server.lines.join("\n"));
+
+      const db = await PgliteDb.open({ dir: `${dataDir}/pglite` });
+      try {
+        const visits = new Map(
+          (await db.query("SELECT user_id, COUNT(*) AS n FROM visits GROUP BY user_id")).map((r) => [r.user_id, r.n]),
+        );
+        const logins = new Map(
+          (await db.query("SELECT user_id, login_count FROM users")).map((r) => [r.user_id, r.login_count]),
+        );
+        for (const id of acked.logins) {
+          assert.equal(visits.get(id), 1, `login of ${id} stored exactly once`);
+          assert.equal(logins.get(id), 1, `login count of ${id}`);
+        }
+        for (const [id, n] of visits) assert.equal(n, 1, `user ${id} logged in once, stored once`);
+        const results = new Map(
+          (await db.query("SELECT record_id, COUNT(*) AS n FROM round_results GROUP BY record_id")).map((r) => [
+            r.record_id,
+            r.n,
+          ]),
+        );
+        const scored = new Map(
+          (await db.query(
+            "SELECT (payload->'record'->>'id')::bigint AS id, COUNT(*) AS n FROM events WHERE kind = 'round.scored' GROUP BY 1",
+          )).map((r) => [r.id, r.n]),
+        );
+        for (const [record, user] of acked.played) {
+          assert.equal(results.get(record), 1, `result ${record} of ${user} stored exactly once`);
+          assert.equal(scored.get(record), 1, `round.scored ${record} stored exactly once`);
+        }
+        for (const [record, n] of results) assert.equal(n, 1, `result ${record} not duplicated`);
+        const [dead] = await db.query("SELECT COUNT(*) AS n FROM dead_letters");
+        assert.equal(dead?.n, 0);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      try {
+        server.child.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      await server.child.status;
+      await upstream.close();
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
