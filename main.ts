@@ -19,7 +19,7 @@ const USAGE = `Chorus — multiplayer server for Phira
 Usage: chorus [command] [--config <file>] [--<key> <value> …]
 
 Commands:
-  start          run the game server (default)
+  start          run the game server (default); --tui for the terminal UI, --no-cli for no console
   check-config   print the effective configuration, the source of each value, secrets masked
   dev            run the development upstream on 127.0.0.1:12380 and a server that uses it
   help           show this text
@@ -35,15 +35,28 @@ function print(lines: string | string[]): void {
   console.log(Array.isArray(lines) ? lines.join("\n") : lines);
 }
 
-/** Runs until SIGINT/SIGTERM, then shuts down gracefully. */
-async function serve(loaded: LoadedConfig): Promise<number> {
-  const app = startApp(loaded);
+/** Flags of `start` that are not configuration keys. */
+interface StartFlags {
+  tui: boolean;
+  console: boolean;
+}
+
+/** Runs until SIGINT/SIGTERM or an operator's `exit`, then shuts down gracefully. */
+async function serve(loaded: LoadedConfig, flags: StartFlags, args: string[]): Promise<number> {
+  const app = startApp(loaded, { args, tui: flags.tui, console: flags.console });
   const log = app.logs.logger();
+  try {
+    await app.ready;
+  } catch (error) {
+    log.error(`startup failed: ${error instanceof Error ? error.message : String(error)}`);
+    await app.stop().catch(() => {});
+    return EXIT.runtime;
+  }
   const { promise: signalled, resolve } = Promise.withResolvers<string>();
   const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   for (const signal of signals) Deno.addSignalListener(signal, () => resolve(signal));
-  const signal = await signalled;
-  log.info("shutting down", { signal });
+  const reason = await Promise.race([signalled, app.stopRequested]);
+  log.info("shutting down", { reason });
   // A second signal, or a stuck shutdown, ends the process anyway.
   const grace = (loaded.config.graceful_shutdown_timeout + 5) * 1000;
   const force = setTimeout(() => {
@@ -56,7 +69,7 @@ async function serve(loaded: LoadedConfig): Promise<number> {
   return EXIT.ok;
 }
 
-async function dev(loaded: LoadedConfig): Promise<number> {
+async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[]): Promise<number> {
   const upstream = serveDevApi({ port: 12380, hostname: "127.0.0.1" });
   print([
     `development upstream: ${upstream.url}`,
@@ -64,7 +77,7 @@ async function dev(loaded: LoadedConfig): Promise<number> {
   ]);
   const config = { ...loaded.config, game_api_endpoint: upstream.url };
   try {
-    return await serve({ ...loaded, config });
+    return await serve({ ...loaded, config }, flags, args);
   } finally {
     await upstream.close();
   }
@@ -81,7 +94,9 @@ async function main(args: string[]): Promise<number> {
     }
     throw error;
   }
-  const [command = "start", ...extra] = loaded.rest;
+  // Front-end flags of `start`/`dev` (not configuration keys).
+  const flags: StartFlags = { tui: loaded.rest.includes("--tui"), console: !loaded.rest.includes("--no-cli") };
+  const [command = "start", ...extra] = loaded.rest.filter((a) => a !== "--tui" && a !== "--no-cli");
   if (command === "help" || command === "--help" || command === "-h") {
     print(USAGE);
     return EXIT.ok;
@@ -92,12 +107,12 @@ async function main(args: string[]): Promise<number> {
   }
   switch (command) {
     case "start":
-      return await serve(loaded);
+      return await serve(loaded, flags, args);
     case "check-config":
       print(renderEffectiveConfig(loaded));
       return EXIT.ok;
     case "dev":
-      return await dev(loaded);
+      return await dev(loaded, flags, args);
     default:
       console.error(`Unknown command: ${command}\n\n${USAGE}`);
       return EXIT.usage;

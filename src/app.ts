@@ -1,20 +1,33 @@
 /**
  * Process wiring: builds the one server context from the loaded
- * configuration (clock, logs, upstream, event bus, persistence) and starts
- * the game server once persistence is open (issue 5: the store and journal
- * are ready before the first login). `main.ts` calls this; tests build
- * their own contexts.
+ * configuration (clock, logs, upstream, event bus, persistence, chart
+ * prober) and starts everything in order: the store and journal first (issue
+ * 5: durable before the first login), persistent rooms restored, then the
+ * game port, HTTP, the local socket and the terminal console. `main.ts`
+ * calls this; tests build their own contexts.
  *
  * @module
  */
 
-import type { LoadedConfig } from "./config/mod.ts";
+import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
+import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
+import { loadConfig, type LoadedConfig } from "./config/mod.ts";
 import { EventBus } from "./events/mod.ts";
-import { Persistence } from "./persistence/mod.ts";
-import { GameServer } from "./server/mod.ts";
+import { listenOptionsOf, startHttp } from "./http/mod.ts";
+import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
+import type { Room } from "./room/mod.ts";
+import {
+  type ChartDurationResolver,
+  GameServer,
+  type PlaytimeSource,
+  roomFromSnapshot,
+  snapshotOf,
+  snapshotProblem,
+} from "./server/mod.ts";
+import { PendingApprovals, startOpenUds } from "./uds/mod.ts";
 import { Upstream } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
-import { LogHub } from "./util/log.ts";
+import { type Logger, LogHub } from "./util/log.ts";
 import { systemRandom } from "./util/random.ts";
 
 /** A started server process. */
@@ -23,8 +36,10 @@ export interface App {
   readonly logs: LogHub;
   /** Durable store and journal (issue 5); open once `ready` resolves. */
   readonly persistence: Persistence;
-  /** Resolves once persistence is open and the server listens; rejects when startup fails closed. */
+  /** Resolves once everything listens; rejects when startup fails closed. */
   readonly ready: Promise<void>;
+  /** Resolves with a reason when an operator asks the process to stop (`exit`, OpenUDS `server.shutdown`). */
+  readonly stopRequested: Promise<string>;
   /** Graceful shutdown of everything started. */
   stop(): Promise<void>;
 }
@@ -32,46 +47,166 @@ export interface App {
 /** Options of {@link startApp}. */
 export interface StartOptions {
   clock?: Clock;
-  logs?: LogHub;
-  /** Called when startup fails closed (default: exit with status 1; the reason is logged first). */
-  onFatal?: (error: unknown) => void;
+  /** Arguments the configuration was loaded from (`config reload` reads them again). */
+  args?: string[];
+  /** Run the interactive console on this terminal (default: when `cli_enabled`). */
+  console?: boolean;
+  /** Use the full-screen terminal UI when stdin is a terminal. */
+  tui?: boolean;
 }
 
-/** Starts the game server described by `loaded`. */
+/** The playtime of the durable store, in the server's terms (seconds). */
+function durablePlaytime(p: Persistence): PlaytimeSource {
+  return {
+    seconds: async (id) => (await p.playtime(id)) / 1000,
+    top: async (n) =>
+      (await p.topPlaytime(n)).map((r) => ({
+        user_id: r.user_id,
+        name: r.name ?? `#${r.user_id}`,
+        seconds: r.total_ms / 1000,
+      })),
+  };
+}
+
+/** Probes chart archives, sharing results between rooms for a few minutes (spec 3 §3.1 rule 5). */
+function chartProber(clock: Clock): ChartDurationResolver {
+  const cache = new ChartDurationCache({ clock });
+  return async (chartId, upstream) =>
+    (await resolveChartDuration(upstream as Upstream, chartId, { clock, cache })).audio.durationSecs;
+}
+
+/** Keeps snapshots of persistent rooms: saved on change (debounced by the store), deleted with the room. */
+function snapshotKeeper(persistence: Persistence): (roomId: string, room: Room | null) => void {
+  const stored = new Set<string>();
+  return (roomId, room) => {
+    if (room?.persistent) {
+      stored.add(roomId);
+      persistence.saveRoomSnapshot(roomId, snapshotOf(room));
+    } else if (stored.delete(roomId)) persistence.deleteRoomSnapshot(roomId);
+  };
+}
+
+async function restoreRooms(
+  server: GameServer,
+  persistence: Persistence,
+  required: boolean,
+  log: Logger,
+): Promise<void> {
+  let restored = 0;
+  for (const row of await persistence.loadRoomSnapshots()) {
+    const problem = snapshotProblem(row.payload);
+    if (problem) {
+      const message = `Cannot restore persistent room "${row.room_id}": ${problem}`;
+      if (required) throw new Error(message);
+      log.error(message);
+      continue;
+    }
+    server.core.restoreRoom(roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
+    restored++;
+  }
+  if (restored) log.info("persistent rooms restored", { rooms: restored });
+}
+
+/** Starts the server described by `loaded`. */
 export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App {
   const { config } = loaded;
   const clock = options.clock ?? new SystemClock();
-  const logs = options.logs ?? new LogHub({ level: config.log_level, format: config.log_format });
+  const sink = new ConsoleLogSink();
+  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: sink.write });
   const log = logs.logger();
   for (const warning of loaded.warnings) log.warn(warning);
   const upstream = new Upstream({ baseUrl: config.game_api_endpoint, clock });
   const bus = new EventBus(() => clock.now());
   const persistence = new Persistence({ config, clock, log, bus });
-  const { bans, loginJournal } = persistence;
-  const server = new GameServer({ config, clock, random: systemRandom, log, upstream, bus, bans, loginJournal });
+  const server = new GameServer({
+    config,
+    clock,
+    random: systemRandom,
+    log,
+    upstream,
+    bus,
+    bans: persistence.bans,
+    loginJournal: persistence.loginJournal,
+    playtime: durablePlaytime(persistence),
+    chartDuration: chartProber(clock),
+    onRoomChanged: snapshotKeeper(persistence),
+  });
+  const { promise: stopRequested, resolve: requestStop } = Promise.withResolvers<string>();
+  const approvals = new PendingApprovals(clock, config.openuds.approval_ttl_secs);
+  const registry = createRegistry({
+    server,
+    shutdown: requestStop,
+    logs,
+    approvals,
+    persistence,
+    schemaVersion: SCHEMA_VERSION,
+    config: { initial: loaded, load: () => loadConfig({ args: options.args ?? [] }) },
+    startedAt: clock.now(),
+  });
+  server.core.cli = registry;
+
+  let http: { close(): Promise<void> } | null = null;
+  let uds: { close(): Promise<void> } | null = null;
+  let terminal: { close(): Promise<void> } | null = null;
   const ready = (async () => {
     await persistence.open();
     await persistence.attachCore(server.core);
+    const savedAdmins = persistence.getSetting("admin_game_ids");
+    if (Array.isArray(savedAdmins)) {
+      server.core.adminIds.clear();
+      for (const id of savedAdmins) if (Number.isInteger(id)) server.core.adminIds.add(id);
+    }
+    server.core.adminIds.onChange = (ids) => persistence.setSetting("admin_game_ids", ids);
+    await restoreRooms(server, persistence, config.persistent_rooms_required, log);
     const addr = server.listen();
     log.info("game server listening", {
       address: addr.hostname,
       port: addr.port,
       upstream: config.game_api_endpoint,
       config: loaded.file ?? "(defaults)",
+      store: persistence.status().backend ?? "none",
     });
+    const listen = listenOptionsOf(config);
+    if (listen) {
+      http = startHttp({
+        server,
+        config,
+        options: { corsOrigins: config.http_cors_origins },
+        health: () => {
+          const status = persistence.status();
+          const issues = [
+            ...(server.core.shuttingDown ? ["shutting down"] : []),
+            ...(status.store_up ? [] : ["store unreachable: records wait in the journal"]),
+          ];
+          return { ready: issues.length === 0, issues };
+        },
+      }, listen);
+    }
+    if (config.openuds.enabled && Deno.build.os !== "windows") {
+      // The server works without the local socket: a failure is logged, not fatal.
+      uds = await startOpenUds({ registry, config: config.openuds, approvals, logs }).catch((error) => {
+        log.error("OpenUDS did not start", { error: String(error) });
+        return null;
+      });
+    }
+    if ((options.console ?? true) && config.cli_enabled) {
+      terminal = startConsole({ registry, tui: options.tui ?? false, logs, logSink: sink, log });
+    }
   })();
-  ready.catch((error) => {
-    log.error(error instanceof Error ? error.message : String(error));
-    (options.onFatal ?? (() => Deno.exit(1)))(error);
-  });
+  ready.catch(() => {});
   return {
     server,
     logs,
     persistence,
     ready,
+    stopRequested,
     async stop() {
       await ready.catch(() => {});
+      await terminal?.close();
+      await uds?.close();
+      await http?.close();
       await server.shutdown();
+      registry.close();
       await persistence.stop();
     },
   };

@@ -72,7 +72,8 @@ class Tmux {
   }
 
   /** Polls the pane (real time: it is another process) until `pred` holds. */
-  async waitFor(pred: (screen: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> {
+  // Generous: under a loaded parallel test run the child can take a while to start; it returns as soon as the pane matches.
+  async waitFor(pred: (screen: string) => boolean, what: string, timeoutMs = 120_000): Promise<string> {
     const end = performance.now() + timeoutMs;
     for (;;) {
       const screen = await this.screen();

@@ -66,7 +66,7 @@ Deno.test("renderWelcomeLine fills [time] only when show_time is on", () => {
     playersOnline: 1,
     now: 1_700_000_000_500,
     rooms: [],
-    playtime: { seconds: () => 0, top: () => [] },
+    playtime: { seconds: new Map<number, number>(), top: [] },
     nameOf: () => undefined,
   };
   equal(renderWelcomeLine("t=[time]", { ...base, showTime: true }), "t=1700000000");

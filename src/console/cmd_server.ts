@@ -119,11 +119,11 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       name: "welcome-config",
       help: "show the welcome message configuration, its placeholders and a preview",
       group,
-      run: () => {
+      run: async () => {
         const core = s.core;
         const { welcome, server_name: serverName } = core.ctx.config;
         const langs = Object.entries(welcome.messages);
-        const preview = renderWelcome(welcome.messages, {
+        const preview = await renderWelcome(welcome.messages, {
           userId: 0,
           userName: "Example",
           language: "en-US",
@@ -133,9 +133,8 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
           now: core.ctx.clock.now(),
           showTime: welcome.show_time,
           rooms: core.rooms.values(),
-          playtime: core.playtime,
           nameOf: (id) => core.users.get(id)?.name,
-        });
+        }, core.playtime);
         return [
           `welcome: ${welcome.enabled ? "enabled" : "disabled"}, [time] ${welcome.show_time ? "shown" : "not shown"}`,
           ...(langs.length

@@ -129,6 +129,7 @@ export class EventBus {
   #byKind = new Map<DomainEventKind, Set<Subscription>>();
   #defaults = new Set<Subscription>();
   #listeners = new Set<(event: DomainEvent) => void>();
+  #telemetryListeners = new Set<(event: DomainEvent) => void>();
   #published = 0;
 
   /** `now` stamps event times (inject the server clock). */
@@ -155,8 +156,10 @@ export class EventBus {
 
   /** True when someone listens for `kind`; lets hot paths skip building events nobody reads. */
   wants(kind: DomainEventKind): boolean {
-    return (this.#byKind.get(kind)?.size ?? 0) > 0 || (!TELEMETRY_KINDS.has(kind) && this.#defaults.size > 0) ||
-      this.#listeners.size > 0;
+    if ((this.#byKind.get(kind)?.size ?? 0) > 0) return true;
+    return TELEMETRY_KINDS.has(kind)
+      ? this.#telemetryListeners.size > 0
+      : this.#defaults.size > 0 || this.#listeners.size > 0;
   }
 
   /** Stamps and delivers an event. Cost is proportional to the subscribers of its kind only. */
@@ -165,10 +168,9 @@ export class EventBus {
     this.#published++;
     const specific = this.#byKind.get(event.kind);
     if (specific) { for (const sub of specific) if (!sub.filter || sub.filter(event)) sub.push(event); }
-    if (!TELEMETRY_KINDS.has(event.kind)) {
-      for (const sub of this.#defaults) if (!sub.filter || sub.filter(event)) sub.push(event);
-    }
-    for (const listener of this.#listeners) listener(event);
+    const telemetry = TELEMETRY_KINDS.has(event.kind);
+    if (!telemetry) { for (const sub of this.#defaults) if (!sub.filter || sub.filter(event)) sub.push(event); }
+    for (const listener of telemetry ? this.#telemetryListeners : this.#listeners) listener(event);
     return event;
   }
 
@@ -190,11 +192,17 @@ export class EventBus {
   }
 
   /**
-   * A synchronous listener called for every event of every kind. It must be
-   * quick and must not throw; for in-process bookkeeping only.
+   * A synchronous listener called for every event, telemetry (touches,
+   * judges) included only when asked for: it is by far the busiest traffic,
+   * and `wants()` lets the relay skip building events nobody reads. The
+   * listener must be quick and must not throw; for in-process bookkeeping only.
    */
-  listen(fn: (event: DomainEvent) => void): () => void {
+  listen(fn: (event: DomainEvent) => void, options: { telemetry?: boolean } = {}): () => void {
     this.#listeners.add(fn);
-    return () => this.#listeners.delete(fn);
+    if (options.telemetry) this.#telemetryListeners.add(fn);
+    return () => {
+      this.#listeners.delete(fn);
+      this.#telemetryListeners.delete(fn);
+    };
   }
 }

@@ -67,6 +67,23 @@ Deno.test("telemetry reaches only subscribers that name it", () => {
   all.close();
 });
 
+Deno.test("listeners get telemetry only when they ask for it", () => {
+  const bus = new EventBus();
+  const plain: string[] = [];
+  const all: string[] = [];
+  const stopPlain = bus.listen((e) => plain.push(e.kind));
+  equal(bus.wants("touches"), false, "a plain listener does not make the relay build telemetry events");
+  const stopAll = bus.listen((e) => all.push(e.kind), { telemetry: true });
+  equal(bus.wants("touches"), true);
+  bus.publish(touches(1));
+  bus.publish(online(1));
+  deepEqual(plain, ["user.online"]);
+  deepEqual(all, ["touches", "user.online"]);
+  stopAll();
+  equal(bus.wants("touches"), false);
+  stopPlain();
+});
+
 Deno.test("filters apply at publish time and listeners see everything", () => {
   const bus = new EventBus();
   const seen: string[] = [];

@@ -157,7 +157,8 @@ export class PersistenceCore {
     this.write({ t: "rounds.interrupted", before: this.#startedAt, at: now });
     this.write(this.instanceEntry(false));
     this.jobs = new PersistenceJobs(this, this.o.periods ?? {});
-    if (this.o.bus) this.#unlisten = this.o.bus.listen((event) => this.#onEvent(event));
+    // Telemetry too: per-player round data (touch and judge batches) is durable (issue 5).
+    if (this.o.bus) this.#unlisten = this.o.bus.listen((event) => this.#onEvent(event), { telemetry: true });
     log.info("persistence open", {
       backend: this.#db!.backend,
       data_dir: config.data_dir,

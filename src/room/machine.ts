@@ -236,7 +236,13 @@ export function cancelReady(room: Room, userId: number, ctx: RoomCtx): Transitio
  */
 export function played(room: Room, userId: number, record: RecordData, ctx: RoomCtx): Transition {
   const tx = new Tx(room, ctx);
-  tx.message({ type: "Played", user: userId, score: record.score, accuracy: record.accuracy, full_combo: record.full_combo });
+  tx.message({
+    type: "Played",
+    user: userId,
+    score: record.score,
+    accuracy: record.accuracy,
+    full_combo: record.full_combo,
+  });
   const phase = room.phase;
   if (phase.kind !== "play") return tx.ok();
   if (phase.aborted.includes(userId)) return tx.fail("aborted");

@@ -7,6 +7,7 @@
  */
 
 import type { EventBus } from "../events/mod.ts";
+import type { Room } from "../room/mod.ts";
 import type { BanList } from "./bans.ts";
 import type { IpHistorySource } from "./ip_history.ts";
 import type { PlaytimeSource } from "./playtime.ts";
@@ -129,6 +130,8 @@ export interface ServerContext {
   readonly playtime?: PlaytimeSource;
   /** IP history per user (the persistence layer's); defaults to memory. */
   readonly ipHistory?: IpHistorySource;
+  /** Called after every room change (persistent-room snapshots); `room` null = deleted. */
+  readonly onRoomChanged?: (roomId: string, room: Room | null) => void;
   /** Probes chart audio lengths for playing deadlines; none = always the fallback. */
   readonly chartDuration?: ChartDurationResolver;
   /** Durability gate of logins (the persistence layer); none = memory only. */

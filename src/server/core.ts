@@ -27,6 +27,8 @@ import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
 import type { GameServerConfig, ServerContext, UpstreamApi } from "./context.ts";
 import type { ConsoleRunner } from "./ingame_cli.ts";
+import { ObservedSet } from "../util/observed_set.ts";
+import { roomData } from "../room/mod.ts";
 import { Counters } from "./counters.ts";
 import { TokenBucket } from "../net/rate_limit.ts";
 import { roomMonitorKey } from "./monitor_key.ts";
@@ -101,8 +103,8 @@ export class ServerCore {
    * then only by operators; `config reload` leaves them alone.
    */
   readonly switches: { roomCreation: boolean; connections: boolean };
-  /** Game user ids with in-game console rights (`admin_game_ids`, `admin-id`). */
-  readonly adminIds: Set<number>;
+  /** Game user ids with in-game console rights (`admin_game_ids`, `admin-id`); reports changes for persisting. */
+  readonly adminIds: ObservedSet<number>;
   /** The console command runner for the in-game console; null until a console is attached. */
   cli: ConsoleRunner | null = null;
   /** Everything the server reads from outside; `config` is replaced by `reloadConfig`. */
@@ -118,7 +120,7 @@ export class ServerCore {
     this.#newUuid = ctx.newUuid ?? (() => crypto.randomUUID());
     this.bans = ctx.bans ?? new MemoryBanList();
     this.switches = { roomCreation: ctx.config.room_creation_enabled, connections: true };
-    this.adminIds = new Set(ctx.config.admin_game_ids);
+    this.adminIds = new ObservedSet(ctx.config.admin_game_ids);
     this.ipHistory = ctx.ipHistory ?? new MemoryIpHistory(ctx.bus);
     this.playtime = ctx.playtime ??
       new MemoryPlaytime(ctx.bus, () => ctx.clock.now(), (id) => this.users.get(id)?.name);
@@ -234,6 +236,7 @@ export class ServerCore {
     if (t.room) this.rooms.set(t.room.id, t.room);
     else this.rooms.delete(roomId);
     this.#schedule(roomId, t.room);
+    this.ctx.onRoomChanged?.(roomId, t.room);
     for (const effect of t.effects) {
       switch (effect.t) {
         case "send":
@@ -295,6 +298,20 @@ export class ServerCore {
       this.#buckets.set(session, buckets);
     }
     return buckets[cls].take(now);
+  }
+
+  /** Puts back a room restored from storage (a persistent room at startup). */
+  restoreRoom(room: Room): void {
+    if (this.rooms.has(room.id)) return;
+    this.rooms.set(room.id, room);
+    this.ctx.bus.publish({
+      kind: "room.created",
+      room: room.id,
+      uuid: room.uuid,
+      hidden: room.hidden,
+      by: null,
+      data: roomData(room),
+    });
   }
 
   /** Cancels every room timer (shutdown). */

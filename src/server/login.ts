@@ -203,9 +203,10 @@ function bind<T extends TokenCommand>(
 
 /** Sends the welcome lines as system chat (spec 3 §2.3 `welcome`). */
 function sendWelcome(core: ServerCore, user: User): void {
-  const { config, clock } = core.ctx;
+  const { config, clock, log } = core.ctx;
   if (!config.welcome.enabled) return;
-  const lines = renderWelcome(config.welcome.messages, {
+  const session = user.session;
+  renderWelcome(config.welcome.messages, {
     userId: user.id,
     userName: user.name,
     language: user.language,
@@ -215,10 +216,12 @@ function sendWelcome(core: ServerCore, user: User): void {
     now: clock.now(),
     showTime: config.welcome.show_time,
     rooms: core.rooms.values(),
-    playtime: core.playtime,
     nameOf: (id) => core.users.get(id)?.name,
-  });
-  for (const content of lines) {
-    core.sendTo([user.id], { type: "Message", message: { type: "Chat", user: SYSTEM_USER, content } });
-  }
+  }, core.playtime).then((lines) => {
+    // Only to the connection that logged in, if it is still the user's.
+    if (!session || user.session !== session) return;
+    for (const content of lines) {
+      core.sendTo([user.id], { type: "Message", message: { type: "Chat", user: SYSTEM_USER, content } });
+    }
+  }, (error) => log.warn("welcome message failed", { user: user.id, error: String(error) }));
 }

@@ -17,3 +17,4 @@ export * from "./welcome.ts";
 export * from "./monitor_key.ts";
 export * from "./ip_history.ts";
 export * from "./ingame_cli.ts";
+export * from "./room_snapshot.ts";

@@ -15,12 +15,12 @@ export interface PlaytimeEntry {
   readonly seconds: number;
 }
 
-/** Where playtime figures come from. */
+/** Where playtime figures come from (the durable store answers asynchronously). */
 export interface PlaytimeSource {
   /** Accumulated seconds of a user, including a stay in progress. */
-  seconds(userId: number): number;
+  seconds(userId: number): Promise<number>;
   /** The users with the most playtime, longest first. */
-  top(limit: number): PlaytimeEntry[];
+  top(limit: number): Promise<PlaytimeEntry[]>;
 }
 
 /** Counts time in rooms from `room.*` events. Players only (monitors and negative ids are not counted). */
@@ -64,16 +64,23 @@ export class MemoryPlaytime implements PlaytimeSource {
     entry.name = this.#nameOf(user) ?? entry.name;
   }
 
-  seconds(userId: number): number {
+  seconds(userId: number): Promise<number> {
+    return Promise.resolve(this.secondsNow(userId));
+  }
+
+  /** Synchronous form of {@link seconds}. */
+  secondsNow(userId: number): number {
     const since = this.#since.get(userId);
     const ms = (this.#totals.get(userId)?.ms ?? 0) + (since === undefined ? 0 : Math.max(0, this.#now() - since));
     return ms / 1000;
   }
 
-  top(limit: number): PlaytimeEntry[] {
-    return [...this.#totals.entries()]
-      .map(([user_id, e]) => ({ user_id, name: this.#nameOf(user_id) ?? e.name, seconds: this.seconds(user_id) }))
-      .sort((a, b) => b.seconds - a.seconds || a.user_id - b.user_id)
-      .slice(0, Math.max(0, limit));
+  top(limit: number): Promise<PlaytimeEntry[]> {
+    return Promise.resolve(
+      [...this.#totals.entries()]
+        .map(([user_id, e]) => ({ user_id, name: this.#nameOf(user_id) ?? e.name, seconds: this.secondsNow(user_id) }))
+        .sort((a, b) => b.seconds - a.seconds || a.user_id - b.user_id)
+        .slice(0, Math.max(0, limit)),
+    );
   }
 }

@@ -10,7 +10,7 @@
 
 import { type Locale, translate } from "../l10n/mod.ts";
 import type { Room } from "../room/mod.ts";
-import type { PlaytimeSource } from "./playtime.ts";
+import type { PlaytimeEntry, PlaytimeSource } from "./playtime.ts";
 
 /** What the welcome message can show. */
 export interface WelcomeContext {
@@ -24,8 +24,16 @@ export interface WelcomeContext {
   readonly now: number;
   readonly showTime: boolean;
   readonly rooms: Iterable<Room>;
-  readonly playtime: PlaytimeSource;
+  /** Playtime figures the lines need, fetched beforehand by {@link renderWelcome}. */
+  readonly playtime: PlaytimeFigures;
   readonly nameOf: (id: number) => string | undefined;
+}
+
+/** Playtime values resolved ahead of rendering (the durable source is asynchronous). */
+export interface PlaytimeFigures {
+  /** Seconds per user id that a line asks for. */
+  readonly seconds: ReadonlyMap<number, number>;
+  readonly top: readonly PlaytimeEntry[];
 }
 
 /** The built-in lines per locale (spec: "default built-in and localized"). */
@@ -73,9 +81,9 @@ export function renderWelcomeLine(line: string, w: WelcomeContext): string {
       case "time":
         return w.showTime ? String(Math.floor(w.now / 1000)) : whole;
       case "playtime":
-        return hours(w.playtime.seconds(arg === undefined ? w.userId : Number(arg)), w.locale);
+        return hours(w.playtime.seconds.get(arg === undefined ? w.userId : Number(arg)) ?? 0, w.locale);
       case "top_playtime": {
-        const top = w.playtime.top(10);
+        const top = w.playtime.top;
         if (!top.length) return translate(w.locale, "welcome-no-playtime");
         return top.map((e, i) => `#${i + 1} ${w.nameOf(e.user_id) ?? e.name} ${hours(e.seconds, w.locale)}`).join(
           " | ",
@@ -100,8 +108,19 @@ export function renderWelcomeLine(line: string, w: WelcomeContext): string {
   });
 }
 
-/** The welcome lines for one login. */
-export function renderWelcome(messages: Readonly<Record<string, readonly string[]>>, w: WelcomeContext): string[] {
+/** The welcome lines for one login; playtime figures are fetched first. */
+export async function renderWelcome(
+  messages: Readonly<Record<string, readonly string[]>>,
+  w: Omit<WelcomeContext, "playtime">,
+  source: PlaytimeSource,
+): Promise<string[]> {
   const lines = configuredWelcome(messages, w.language, w.locale) ?? defaultWelcome(w.locale);
-  return lines.map((line) => renderWelcomeLine(line, w));
+  const text = lines.join("\n");
+  const ids = new Set<number>();
+  for (const m of text.matchAll(/\[playtime(?: (-?\d+))?\]/g)) ids.add(m[1] === undefined ? w.userId : Number(m[1]));
+  const seconds = new Map<number, number>();
+  for (const id of ids) seconds.set(id, await source.seconds(id));
+  const top = text.includes("[top_playtime]") ? await source.top(10) : [];
+  const ctx: WelcomeContext = { ...w, playtime: { seconds, top } };
+  return lines.map((line) => renderWelcomeLine(line, ctx));
 }
