@@ -9,55 +9,33 @@
 
 import type { LeaveReason } from "../events/mod.ts";
 import { type Locale, type LocalText, resolveLocale, translate } from "../l10n/mod.ts";
-import { encodeServerCommand, type ServerCommand, type UserInfo } from "../protocol/mod.ts";
+import { TokenBucket } from "../net/rate_limit.ts";
+import { encodeServerCommand, type Result, type ServerCommand, type UserInfo } from "../protocol/mod.ts";
 import {
   leaveRoom,
-  nextWake,
   type ReplyValue,
   type Room,
   type RoomCtx,
+  roomData,
   setChartDuration,
   tick,
   type Transition,
 } from "../room/mod.ts";
-import type { Result } from "../protocol/mod.ts";
 import { isRoomScoped, type Session, type SessionCategory } from "../session/session.ts";
-import type { TimerHandle } from "../util/clock.ts";
+import { ObservedSet } from "../util/observed_set.ts";
 import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
 import type { GameServerConfig, ServerContext, UpstreamApi } from "./context.ts";
-import type { ConsoleRunner } from "./ingame_cli.ts";
-import { ObservedSet } from "../util/observed_set.ts";
-import { roomData } from "../room/mod.ts";
 import { Counters } from "./counters.ts";
-import { TokenBucket } from "../net/rate_limit.ts";
-import { roomMonitorKey } from "./monitor_key.ts";
-import { forwardToRoomMonitor } from "./room_monitor.ts";
-import { MemoryPlaytime, type PlaytimeSource } from "./playtime.ts";
+import type { ConsoleRunner } from "./ingame_cli.ts";
 import { type IpHistorySource, MemoryIpHistory } from "./ip_history.ts";
+import { roomMonitorKey } from "./monitor_key.ts";
+import { MemoryPlaytime, type PlaytimeSource } from "./playtime.ts";
+import { forwardToRoomMonitor } from "./room_monitor.ts";
+import { RoomTimers } from "./room_timers.ts";
+import type { User } from "./user.ts";
 
-/** An authenticated user, online or dangling (spec 3 §2.2). */
-export interface User {
-  /** Game user id; negative for game-monitor sessions. */
-  readonly id: number;
-  name: string;
-  language: string;
-  locale: Locale;
-  category: SessionCategory;
-  /** Current room id, or null. */
-  roomId: string | null;
-  /** Monitor flag of the current membership. */
-  monitor: boolean;
-  /** Current session; null while dangling. */
-  session: Session | null;
-  /** Grace timer while dangling. */
-  dangle: TimerHandle | undefined;
-  /** In-game console: the first part of a command continued with `--`. */
-  cliPending: string | null;
-  /** A late-join prompt was shown for this room; joining again before `until` confirms (spec 3 §3.1 rule 6). */
-  joinPending: { readonly room: string; readonly until: number } | null;
-  readonly firstSeen: number;
-}
+export type { User } from "./user.ts";
 
 /** Receives the reply of the command that caused a transition. */
 export interface Replier {
@@ -112,13 +90,17 @@ export class ServerCore {
   readonly #newUuid: () => string;
   /** Per-session command budgets (spec 3 §5 rule 6). */
   readonly #buckets = new WeakMap<Session, Record<CommandClass, TokenBucket>>();
-  /** One wake-up timer per room, for its next deadline (see `nextWake`). */
-  readonly #wakes = new Map<string, { at: number; timer: TimerHandle }>();
+  /** One wake-up timer per room, for its next deadline. */
+  readonly #timers: RoomTimers;
 
   constructor(ctx: ServerContext) {
     this.ctx = ctx;
     this.#newUuid = ctx.newUuid ?? (() => crypto.randomUUID());
     this.bans = ctx.bans ?? new MemoryBanList();
+    this.#timers = new RoomTimers(() => this.ctx.clock, (roomId) => {
+      const room = this.rooms.get(roomId);
+      if (room && !this.shuttingDown) this.apply(roomId, tick(room, this.roomCtx()), null);
+    });
     this.switches = { roomCreation: ctx.config.room_creation_enabled, connections: true };
     this.adminIds = new ObservedSet(ctx.config.admin_game_ids);
     this.ipHistory = ctx.ipHistory ?? new MemoryIpHistory(ctx.bus);
@@ -235,7 +217,7 @@ export class ServerCore {
   apply(roomId: string, t: Transition, origin: Replier | null): void {
     if (t.room) this.rooms.set(t.room.id, t.room);
     else this.rooms.delete(roomId);
-    this.#schedule(roomId, t.room);
+    this.#timers.schedule(roomId, t.room);
     this.ctx.onRoomChanged?.(roomId, t.room);
     for (const effect of t.effects) {
       switch (effect.t) {
@@ -261,29 +243,6 @@ export class ServerCore {
           break;
       }
     }
-  }
-
-  /**
-   * Keeps one timer per room armed for its next deadline (countdown, playing
-   * deadline, progress notice). Time-driven transitions stay in the pure
-   * machine (`tick`); only the wake-up lives here.
-   */
-  #schedule(roomId: string, room: Room | null): void {
-    const at = room ? nextWake(room) : null;
-    const current = this.#wakes.get(roomId);
-    if (current && current.at === at) return;
-    if (current) this.ctx.clock.clearTimeout(current.timer);
-    if (at === null || this.shuttingDown) {
-      this.#wakes.delete(roomId);
-      return;
-    }
-    const { clock } = this.ctx;
-    const timer = clock.setTimeout(() => {
-      this.#wakes.delete(roomId);
-      const now = this.rooms.get(roomId);
-      if (now) this.apply(roomId, tick(now, this.roomCtx()), null);
-    }, Math.max(0, at - clock.now()));
-    this.#wakes.set(roomId, { at, timer });
   }
 
   /**
@@ -316,8 +275,7 @@ export class ServerCore {
 
   /** Cancels every room timer (shutdown). */
   clearTimers(): void {
-    for (const { timer } of this.#wakes.values()) this.ctx.clock.clearTimeout(timer);
-    this.#wakes.clear();
+    this.#timers.clear();
   }
 
   /** The upstream for a room's lookups: its endpoint override, or the server's. */

@@ -1,0 +1,33 @@
+/**
+ * The server's view of a user (spec 3 §2.2): who they are, where they are,
+ * and which connection is theirs now.
+ *
+ * @module
+ */
+
+import type { Locale } from "../l10n/mod.ts";
+import type { Session, SessionCategory } from "../session/session.ts";
+import type { TimerHandle } from "../util/clock.ts";
+
+/** An authenticated user, online or dangling (spec 3 §2.2). */
+export interface User {
+  /** Game user id; negative for game-monitor sessions. */
+  readonly id: number;
+  name: string;
+  language: string;
+  locale: Locale;
+  category: SessionCategory;
+  /** Current room id, or null. */
+  roomId: string | null;
+  /** Monitor flag of the current membership. */
+  monitor: boolean;
+  /** Current session; null while dangling. */
+  session: Session | null;
+  /** Grace timer while dangling. */
+  dangle: TimerHandle | undefined;
+  /** In-game console: the first part of a command continued with `--`. */
+  cliPending: string | null;
+  /** A late-join prompt was shown for this room; joining again before `until` confirms (spec 3 §3.1 rule 6). */
+  joinPending: { readonly room: string; readonly until: number } | null;
+  readonly firstSeen: number;
+}
