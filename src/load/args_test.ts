@@ -60,6 +60,8 @@ Deno.test("parseLoadArgs rejects bad input with a UsageError naming the problem"
     [["sessions", "--spawn=yes"], /takes no value/],
     [["sessions", "--cpu-prof", "x"], /needs --spawn/],
     [["sessions", "--", "--x"], /need --spawn/],
+    [["sessions", "--server-env", "A=1"], /--server-env: it needs --spawn/],
+    [["sessions", "--spawn", "--server-env", "1A=x"], /expected K=V/],
     [["rooms", "--id-base", "999990", "--rooms", "10"], /player ids ≤ 999999/],
     [["rooms", "--monitor-base", "100005"], /overlap player ids/],
     [["logins", "--phases", "cold,hot"], /cold, warm/],

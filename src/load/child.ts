@@ -22,11 +22,12 @@ export interface Child {
 
 const TAIL_LINES = 40;
 
-/** Starts `deno <args>` in `cwd`. */
-export function spawnDeno(args: string[], cwd: string): Child {
+/** Starts `deno <args>` in `cwd`, with `env` added to the environment. */
+export function spawnDeno(args: string[], cwd: string, env: Record<string, string> = {}): Child {
   const child = new Deno.Command(Deno.execPath(), {
     args,
     cwd,
+    env,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -23,7 +23,7 @@ import {
   type ScenarioRun,
 } from "./scenario.ts";
 import { Histogram, perSecond } from "./stats.ts";
-import { RelayMeter, type TelemetryCounts, TelemetryDriver, zeroCounts } from "./telemetry.ts";
+import { diffCounts, mapCounts, RelayMeter, type TelemetryCounts, TelemetryDriver } from "./telemetry.ts";
 
 type Opts = Pick<
   RoomsOptions,
@@ -137,8 +137,8 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
     const selfTo = deps.self?.sample() ?? null;
     relay.recording = false;
     const steadyMs = clock.monotonic() - steadyStart;
-    const sent = diff(driver.sent, sentFrom);
-    const received = diff(relay.received, recvFrom);
+    const sent = diffCounts(driver.sent, sentFrom);
+    const received = diffCounts(relay.received, recvFrom);
     phase = "teardown";
     winddown.abort();
     signal.removeEventListener("abort", onAbort);
@@ -251,19 +251,4 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
   };
 
   return { status, result: run() };
-}
-
-function diff(a: TelemetryCounts, b: TelemetryCounts): TelemetryCounts {
-  return {
-    touchMessages: a.touchMessages - b.touchMessages,
-    touchFrames: a.touchFrames - b.touchFrames,
-    judgeMessages: a.judgeMessages - b.judgeMessages,
-    judgeEvents: a.judgeEvents - b.judgeEvents,
-  };
-}
-
-function mapCounts(c: TelemetryCounts, f: (n: number) => number): TelemetryCounts {
-  const out = zeroCounts();
-  for (const k of Object.keys(out) as (keyof TelemetryCounts)[]) out[k] = f(c[k]);
-  return out;
 }

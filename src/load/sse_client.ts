@@ -56,6 +56,9 @@ export async function readSse(url: string, signal: AbortSignal, onMessage: (m: S
   }
   const parser = new SseParser();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  // Aborting the fetch does not always wake a pending read of a piped body: cancel the reader too.
+  const cancel = () => void reader.cancel().catch(() => {});
+  signal.addEventListener("abort", cancel, { once: true });
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -65,6 +68,7 @@ export async function readSse(url: string, signal: AbortSignal, onMessage: (m: S
   } catch (error) {
     if (!signal.aborted) throw error;
   } finally {
+    signal.removeEventListener("abort", cancel);
     reader.releaseLock();
   }
 }

@@ -100,7 +100,15 @@ export async function openTarget(o: LoadOptions): Promise<OpenTarget> {
     }
     const port = freePort();
     const httpPort = o.scenario === "sse" ? freePort() : 0;
-    const deno = ["run", "-A", ...(o.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${o.cpuProf}`] : [])];
+    const deno = [
+      "run",
+      "-A",
+      ...(o.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${o.cpuProf}`] : []),
+      ...(o.serverV8Flags ? [`--v8-flags=${o.serverV8Flags}`] : []),
+    ];
+    const env = Object.fromEntries(
+      (o.serverEnv?.split(",") ?? []).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    );
     const flags = [
       ...["--port", String(port), "--bind-address", "127.0.0.1"],
       ...["--http-port", String(httpPort), "--http-bind-address", "127.0.0.1"],
@@ -110,7 +118,7 @@ export async function openTarget(o: LoadOptions): Promise<OpenTarget> {
       ...o.serverArgs,
     ];
     // The scratch working directory means no server_config.yml or data/ of the checkout is read or written.
-    const server = spawnDeno([...deno, here("../../main.ts"), "start", ...flags], dir);
+    const server = spawnDeno([...deno, here("../../main.ts"), "start", ...flags], dir, env);
     children.push(server);
     await waitListening(server, port, 60_000);
     if (httpPort) await waitListening(server, httpPort, 10_000);

@@ -148,3 +148,20 @@ export class RelayMeter {
     return this.#clock.monotonic() - this.#epoch - wireSeconds * 1000;
   }
 }
+
+/** `a − b`, field by field. */
+export function diffCounts(a: TelemetryCounts, b: TelemetryCounts): TelemetryCounts {
+  return {
+    touchMessages: a.touchMessages - b.touchMessages,
+    touchFrames: a.touchFrames - b.touchFrames,
+    judgeMessages: a.judgeMessages - b.judgeMessages,
+    judgeEvents: a.judgeEvents - b.judgeEvents,
+  };
+}
+
+/** `f` applied to every field. */
+export function mapCounts(c: TelemetryCounts, f: (n: number) => number): TelemetryCounts {
+  const out = zeroCounts();
+  for (const k of Object.keys(out) as (keyof TelemetryCounts)[]) out[k] = f(c[k]);
+  return out;
+}
