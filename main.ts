@@ -12,6 +12,7 @@
 
 import { startApp } from "./src/app.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
+import { runLoad } from "./src/load/mod.ts";
 import { devToken, serveDevApi } from "./src/upstream/mod.ts";
 
 const USAGE = `Chorus — multiplayer server for Phira
@@ -22,6 +23,7 @@ Commands:
   start          run the game server (default); --tui for the terminal UI, --no-cli for no console
   check-config   print the effective configuration, the source of each value, secrets masked
   dev            run the development upstream on 127.0.0.1:12380 and a server that uses it
+  load           load generator: chorus load <sessions|rooms|logins|sse> [options] (see load --help)
   help           show this text
 
 Every configuration key can be set in server_config.yml, as PM_<KEY> in the
@@ -84,6 +86,8 @@ async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[]): Pro
 }
 
 async function main(args: string[]): Promise<number> {
+  // The load generator has its own options (--port, --duration, …): not configuration keys.
+  if (args[0] === "load") return await runLoad(args.slice(1));
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig({ args });

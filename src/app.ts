@@ -14,6 +14,7 @@ import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
 import { loadConfig, type LoadedConfig } from "./config/mod.ts";
 import { EventBus } from "./events/mod.ts";
 import { listenOptionsOf, startHttp } from "./http/mod.ts";
+import { benchmarkRunner } from "./load/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
@@ -141,8 +142,11 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
     persistence,
     schemaVersion: SCHEMA_VERSION,
     config: { initial: loaded, load: () => loadConfig({ args: options.args ?? [] }) },
+    benchmark: (o) => runBenchmark(o),
     startedAt: clock.now(),
   });
+  // Built after the registry: the benchmark drives this server and stores reports in the journal.
+  const runBenchmark = benchmarkRunner(server, { clock, log, reportStore: persistence });
   server.core.cli = registry;
 
   let http: { close(): Promise<void> } | null = null;

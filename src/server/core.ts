@@ -30,7 +30,7 @@ import { Counters } from "./counters.ts";
 import type { ConsoleRunner } from "./ingame_cli.ts";
 import { type IpHistorySource, MemoryIpHistory } from "./ip_history.ts";
 import { roomMonitorKey } from "./monitor_key.ts";
-import { MemoryPlaytime, type PlaytimeSource } from "./playtime.ts";
+import { MemoryPlaytime, type PlaytimeSource, withCachedTop } from "./playtime.ts";
 import { forwardToRoomMonitor } from "./room_monitor.ts";
 import { RoomTimers } from "./room_timers.ts";
 import type { User } from "./user.ts";
@@ -74,6 +74,8 @@ export class ServerCore {
   roomMonitor: Session | null = null;
   /** The key room monitors must present; null when no secret is configured. */
   readonly monitorKey: Promise<Uint8Array | null>;
+  /** Bumped on every room change: readers cache views of the room list by it. */
+  roomsVersion = 0;
   /** Set once shutdown began: no new logins. */
   shuttingDown = false;
   /**
@@ -104,8 +106,10 @@ export class ServerCore {
     this.switches = { roomCreation: ctx.config.room_creation_enabled, connections: true };
     this.adminIds = new ObservedSet(ctx.config.admin_game_ids);
     this.ipHistory = ctx.ipHistory ?? new MemoryIpHistory(ctx.bus);
-    this.playtime = ctx.playtime ??
-      new MemoryPlaytime(ctx.bus, () => ctx.clock.now(), (id) => this.users.get(id)?.name);
+    this.playtime = withCachedTop(
+      ctx.playtime ?? new MemoryPlaytime(ctx.bus, () => ctx.clock.now(), (id) => this.users.get(id)?.name),
+      () => this.ctx.clock.now(),
+    );
     // Derived once at startup: Argon2id takes tens of milliseconds.
     const secret = ctx.config.service_secret_key;
     this.monitorKey = secret ? roomMonitorKey(secret) : Promise.resolve(null);
@@ -187,6 +191,13 @@ export class ServerCore {
     return [...this.users.values()].filter((u) => u.session !== null);
   }
 
+  /** Players (not monitors or consoles) with a live session, counted without allocating. */
+  countOnlinePlayers(): number {
+    let n = 0;
+    for (const u of this.users.values()) if (u.session !== null && u.category === "normal") n++;
+    return n;
+  }
+
   /** Delivers a command to users' current sessions, encoded once. */
   sendTo(ids: readonly number[], cmd: ServerCommand): void {
     const frame = encodeServerCommand(cmd);
@@ -217,6 +228,7 @@ export class ServerCore {
   apply(roomId: string, t: Transition, origin: Replier | null): void {
     if (t.room) this.rooms.set(t.room.id, t.room);
     else this.rooms.delete(roomId);
+    this.roomsVersion++;
     this.#timers.schedule(roomId, t.room);
     this.ctx.onRoomChanged?.(roomId, t.room);
     for (const effect of t.effects) {
@@ -263,6 +275,7 @@ export class ServerCore {
   restoreRoom(room: Room): void {
     if (this.rooms.has(room.id)) return;
     this.rooms.set(room.id, room);
+    this.roomsVersion++;
     this.ctx.bus.publish({
       kind: "room.created",
       room: room.id,

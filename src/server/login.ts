@@ -212,7 +212,7 @@ function sendWelcome(core: ServerCore, user: User): void {
     language: user.language,
     locale: user.locale,
     serverName: config.server_name,
-    playersOnline: core.onlineUsers().filter((u) => u.category === "normal").length,
+    playersOnline: core.countOnlinePlayers(),
     now: clock.now(),
     showTime: config.welcome.show_time,
     rooms: core.rooms.values(),

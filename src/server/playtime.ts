@@ -84,3 +84,24 @@ export class MemoryPlaytime implements PlaytimeSource {
     );
   }
 }
+
+/**
+ * Caches `top()` for `ttlMs`: the welcome message asks for it on every
+ * login, and ranking all users (or querying the store) each time was a
+ * large share of a login burst's CPU (BENCHMARKS.md "Load generator").
+ */
+export function withCachedTop(source: PlaytimeSource, now: () => number, ttlMs = 30_000): PlaytimeSource {
+  let cached: { at: number; limit: number; value: Promise<PlaytimeEntry[]> } | null = null;
+  return {
+    seconds: (id) => source.seconds(id),
+    top(limit) {
+      const t = now();
+      if (!cached || cached.limit < limit || t - cached.at >= ttlMs) {
+        const value = source.top(limit);
+        cached = { at: t, limit, value };
+        value.catch(() => (cached = null));
+      }
+      return cached.value.then((entries) => entries.slice(0, limit));
+    },
+  };
+}

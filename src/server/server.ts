@@ -18,6 +18,8 @@ import { ServerCore } from "./core.ts";
 
 /** Connections accepted beyond `max_sessions` only to tell them the server is full. */
 const OVERFLOW_SLACK = 64;
+/** How often session timeouts are checked; a lost connection is noticed at most this late. */
+const SWEEP_INTERVAL_MS = 1000;
 /** Time a trusted proxy has to send its PROXY header (spec 3 §4.1). */
 const PROXY_HEADER_TIMEOUT_MS = 3000;
 
@@ -37,6 +39,7 @@ export class GameServer {
   /** One hooks object shared by every session (per-session closures would cost memory per connection). */
   readonly #hooks: SessionHooks;
   readonly #connections: WindowCounter;
+  #sweep: TimerHandle | undefined;
 
   constructor(ctx: ServerContext) {
     this.core = new ServerCore(ctx);
@@ -77,6 +80,7 @@ export class GameServer {
       this.#listener = Deno.listen({ hostname: "0.0.0.0", port, transport: "tcp" });
     }
     this.#acceptLoop = this.#accept(this.#listener);
+    this.#armSweep();
     return this.#listener.addr as Deno.NetAddr;
   }
 
@@ -152,10 +156,22 @@ export class GameServer {
       authTimeoutMs: config.auth_timeout * 1000,
     });
     session.overCapacity = core.sessions.size >= config.max_sessions;
+    if (!this.#sweep) this.#armSweep();
     core.sessions.add(session);
     session.log.debug("connection accepted", { ip });
     void session.run();
     return session;
+  }
+
+  /** Once a second: heartbeat and authentication timeouts of every session (see `Session.checkTimeouts`). */
+  #armSweep(): void {
+    const { clock } = this.ctx;
+    this.#sweep = clock.setTimeout(() => {
+      if (this.core.shuttingDown) return;
+      const now = clock.monotonic();
+      for (const session of this.core.sessions) session.checkTimeouts(now);
+      this.#armSweep();
+    }, SWEEP_INTERVAL_MS);
   }
 
   /**
@@ -173,6 +189,7 @@ export class GameServer {
     const { clock, config, log } = this.ctx;
     core.shuttingDown = true;
     core.clearTimers();
+    clock.clearTimeout(this.#sweep);
     try {
       this.#listener?.close();
     } catch {

@@ -82,9 +82,9 @@ export interface SessionOptions {
   readonly ip: string;
   readonly clock: Clock;
   readonly log: Logger;
-  /** Silence (no decoded command) after which the connection is lost, ms. */
+  /** Silence (no decoded command) after which the connection is lost, ms; checked by {@link Session.checkTimeouts}. */
   readonly heartbeatTimeoutMs: number;
-  /** Time allowed to authenticate, ms. */
+  /** Time allowed to authenticate, ms; checked by {@link Session.checkTimeouts}. */
   readonly authTimeoutMs: number;
   /** Commands buffered before reading pauses (default 64). */
   readonly mailboxLimit?: number;
@@ -121,13 +121,13 @@ export class Session {
   #clock: Clock;
   #hooks: SessionHooks;
   #heartbeatMs: number;
+  #authTimeoutMs: number;
+  readonly #connectedAt: number;
   #mailbox: Inbound[] = [];
   #mailboxLimit: number;
   #processing = false;
   #spaceWaiter: (() => void) | null = null;
   #outstanding = new Map<ServerCommandType, number>();
-  #watchdog: TimerHandle | undefined;
-  #authTimer: TimerHandle | undefined;
   #resolveDone!: (reason: CloseReason) => void;
   #closeReason: CloseReason | null = null;
   #baseLog: Logger;
@@ -141,6 +141,7 @@ export class Session {
     this.#hooks = hooks;
     this.#clock = options.clock;
     this.#heartbeatMs = options.heartbeatTimeoutMs;
+    this.#authTimeoutMs = options.authTimeoutMs;
     this.#mailboxLimit = options.mailboxLimit ?? 64;
     this.lastReceived = options.clock.monotonic();
     this.done = new Promise((resolve) => (this.#resolveDone = resolve));
@@ -154,13 +155,7 @@ export class Session {
         this.log.debug("write failed", { error: error instanceof Error ? error.message : String(error) });
       }
     });
-    this.#authTimer = options.clock.setTimeout(() => {
-      if (this.state === "connected" || this.state === "authenticating") {
-        this.log.info("authentication timed out");
-        this.close("auth-timeout");
-      }
-    }, options.authTimeoutMs);
-    this.#armWatchdog(this.#heartbeatMs);
+    this.#connectedAt = this.lastReceived;
   }
 
   /** Logger with this session's id; made on first use (most sessions never log). */
@@ -183,8 +178,6 @@ export class Session {
     this.state = "active";
     this.category = category;
     this.userId = userId;
-    this.#clock.clearTimeout(this.#authTimer);
-    this.#authTimer = undefined;
   }
 
   /** Reads until EOF or error. Resolves when the connection is done. */
@@ -341,8 +334,6 @@ export class Session {
     if (this.state === "closed") return;
     this.state = "closed";
     this.#closeReason = reason;
-    this.#clock.clearTimeout(this.#watchdog);
-    this.#clock.clearTimeout(this.#authTimer);
     this.#mailbox = [];
     this.outbound.close();
     try {
@@ -357,22 +348,31 @@ export class Session {
     this.#resolveDone(reason);
   }
 
-  #armWatchdog(ms: number): void {
-    // Re-armed lazily: receiving a command only stores a timestamp, so the
-    // per-message cost stays O(1) (spec 3 §8 heartbeat_timeout).
-    this.#watchdog = this.#clock.setTimeout(() => {
-      if (!this.open) return;
-      const idle = this.#clock.monotonic() - this.lastReceived;
-      if (idle >= this.#heartbeatMs) {
-        this.log.info("connection lost: no command within the heartbeat timeout", { idle_ms: Math.round(idle) });
-        this.close("heartbeat");
-      } else this.#armWatchdog(this.#heartbeatMs - idle);
-    }, ms);
+  /**
+   * Closes the session if it has been silent for the heartbeat timeout, or has
+   * not authenticated within the auth timeout. The server calls this for every
+   * session about once a second, instead of each session keeping timers: that
+   * costs nothing per message and less memory per connection (spec 3 §8).
+   */
+  checkTimeouts(now: number): void {
+    if (!this.open) return;
+    if (
+      (this.state === "connected" || this.state === "authenticating") && now - this.#connectedAt >= this.#authTimeoutMs
+    ) {
+      this.log.info("authentication timed out");
+      this.close("auth-timeout");
+      return;
+    }
+    const idle = now - this.lastReceived;
+    if (idle >= this.#heartbeatMs) {
+      this.log.info("connection lost: no command within the heartbeat timeout", { idle_ms: Math.round(idle) });
+      this.close("heartbeat");
+    }
   }
 }
 
 const EMPTY = new Uint8Array(0);
 /** Bytes read per socket read call. */
-const READ_BUFFER_BYTES = 2048;
+const READ_BUFFER_BYTES = 1024;
 /** `Pong` never changes; encoded once (frames are immutable once queued). */
 const PONG_FRAME = encodeServerCommand({ type: "Pong" });
