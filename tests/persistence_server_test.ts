@@ -144,7 +144,7 @@ Deno.test("room snapshots are saved after a 500 ms debounce and loaded after a r
   await again.close();
 });
 
-Deno.test("touches and judges are stored in batches of 256 items or 500 ms", async () => {
+Deno.test("touches and judges are stored in batches of 256 items or 500 ms, journaled in bundles", async () => {
   const dataDir = await dirs.fresh();
   const s = await startStack({ dataDir });
   const scope = { room: "r", uuid: "u", hidden: false, user: 100, round: "round-1" };
@@ -163,6 +163,17 @@ Deno.test("touches and judges are stored in batches of 256 items or 500 ms", asy
   assert.deepEqual((await q.telemetry("judges", { round: "round-1", player: 100 })).map((b) => b.items), [[
     { time: 1, line_id: 1, note_id: 2, judgement: "Perfect" },
   ]]);
+  // The 44 touches and the judge were cut in the same tick: one bundle record, a sequence for each batch.
+  const [, rest] = await q.telemetry("touches");
+  const [judge] = await q.telemetry("judges");
+  assert.equal(Math.abs(rest!.seq - judge!.seq), 1);
+  assert.deepEqual(s.persistence.status().telemetry, {
+    open_batches: 0,
+    pending_items: 0,
+    batches: 3,
+    records: 2,
+    early_flushes: 0,
+  });
   await s.close();
 });
 

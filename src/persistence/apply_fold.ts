@@ -8,7 +8,7 @@
  */
 
 import type { RecordData } from "../protocol/mod.ts";
-import type { EventEntry, JournalEntry } from "./types.ts";
+import type { EventEntry, JournalEntry, TelemetryBatch } from "./types.ts";
 
 /** A row about to be written, as a JSON object. */
 export type Obj = Record<string, unknown>;
@@ -30,6 +30,8 @@ export class Plan {
   completed = new Map<string, number[]>();
   interrupted: { before: number; at: number } | null = null;
   telemetry: Obj[] = [];
+  /** Telemetry bundles whose rows the database unpacks from the journaled JSON: [body, last seq, batches]. */
+  bundles: [body: string, seq: number, count: number][] = [];
   playerData = new Map<string, Obj>();
   snapshots = new Map<string, Obj | null>();
   userBans = new Map<number, Obj | null>();
@@ -60,6 +62,50 @@ function resultRow(round: string, room: string, r: RecordData, at: number, seq: 
     created_at: at,
     seq,
   };
+}
+
+/** One touch or judge batch: its `telemetry_batches` row (unless unpacked in SQL) and per-player round data. */
+function foldTelemetry(p: Plan, seq: number, batch: TelemetryBatch, row: boolean): void {
+  const n = batch.items.length;
+  if (row) {
+    p.telemetry.push({
+      seq,
+      kind: batch.kind,
+      room_id: batch.room,
+      round_uuid: batch.round,
+      player_id: batch.user,
+      item_count: n,
+      items: batch.items,
+      first_at: batch.first_at,
+      created_at: batch.last_at,
+    });
+  }
+  if (batch.round === null) return;
+  const key = `${batch.round}|${batch.user}`;
+  let d = p.playerData.get(key);
+  if (!d) {
+    d = {
+      round_uuid: batch.round,
+      player_id: batch.user,
+      room_id: batch.room,
+      touch_items: 0,
+      judge_items: 0,
+      touch_batches: 0,
+      judge_batches: 0,
+      first_at: batch.first_at,
+      last_at: batch.last_at,
+    };
+    p.playerData.set(key, d);
+  }
+  if (batch.kind === "touches") {
+    d.touch_items = (d.touch_items as number) + n;
+    d.touch_batches = (d.touch_batches as number) + 1;
+  } else {
+    d.judge_items = (d.judge_items as number) + n;
+    d.judge_batches = (d.judge_batches as number) + 1;
+  }
+  d.first_at = Math.min(d.first_at as number, batch.first_at);
+  d.last_at = Math.max(d.last_at as number, batch.last_at);
 }
 
 function foldEvent(p: Plan, seq: number, { e }: EventEntry): void {
@@ -151,7 +197,7 @@ function foldEvent(p: Plan, seq: number, { e }: EventEntry): void {
 }
 
 /** Folds one record into `p`. */
-export function fold(p: Plan, seq: number, entry: JournalEntry): void {
+export function fold(p: Plan, seq: number, entry: JournalEntry, body?: string | null): void {
   switch (entry.t) {
     case "login": {
       const prev = p.users.get(entry.user);
@@ -194,43 +240,17 @@ export function fold(p: Plan, seq: number, entry: JournalEntry): void {
         p.playtime.set(user, { user_id: user, ms: ((prev?.ms as number | undefined) ?? 0) + ms, at: entry.at });
       }
       break;
-    case "telemetry": {
-      const touches = entry.kind === "touches";
-      p.telemetry.push({
-        seq,
-        kind: entry.kind,
-        room_id: entry.room,
-        round_uuid: entry.round,
-        player_id: entry.user,
-        item_count: entry.items.length,
-        items: entry.items,
-        first_at: entry.first_at,
-        created_at: entry.last_at,
-      });
-      if (entry.round === null) break;
-      const key = `${entry.round}|${entry.user}`;
-      const d = p.playerData.get(key) ??
-        {
-          round_uuid: entry.round,
-          player_id: entry.user,
-          room_id: entry.room,
-          touch_items: 0,
-          judge_items: 0,
-          touch_batches: 0,
-          judge_batches: 0,
-          first_at: entry.first_at,
-          last_at: entry.last_at,
-        };
-      const n = entry.items.length;
-      Object.assign(
-        d,
-        touches
-          ? { touch_items: (d.touch_items as number) + n, touch_batches: (d.touch_batches as number) + 1 }
-          : { judge_items: (d.judge_items as number) + n, judge_batches: (d.judge_batches as number) + 1 },
-      );
-      d.first_at = Math.min(d.first_at as number, entry.first_at);
-      d.last_at = Math.max(d.last_at as number, entry.last_at);
-      p.playerData.set(key, d);
+    case "telemetry":
+      foldTelemetry(p, seq, entry, true);
+      break;
+    case "telemetry.bundle": {
+      // A bundle of k batches took sequences seq-k+1 .. seq, one per batch (types.ts).
+      const k = entry.batches.length;
+      // Its JSON as journaled is handed to the database whole (no second serialization here), unless
+      // it holds an escaped NUL, which jsonb refuses: those rows go the ordinary way (apply_plan.ts).
+      const raw = body !== undefined && body !== null && k > 0 && !body.includes("\\u0000");
+      if (raw) p.bundles.push([body, seq, k]);
+      for (let i = 0; i < k; i++) foldTelemetry(p, seq - k + 1 + i, entry.batches[i]!, !raw);
       break;
     }
     case "snapshot":

@@ -1,7 +1,8 @@
 /**
  * Turns a batch of journal records into a fixed set of statements: records
  * are folded per table and key in sequence order (last write wins, counts
- * add up), then each table gets one multi-row statement. Statement order
+ * add up), then each table gets one multi-row statement (and each telemetry
+ * bundle one, unpacked from its journaled JSON). Statement order
  * follows the dependencies between tables (a join before its leave, a round
  * before its results). Called inside the batch's transaction, together with
  * the watermark update that makes the batch apply exactly once.
@@ -35,7 +36,7 @@ function split<K>(map: Map<K, Obj | null>): [Obj[], K[]] {
 /** The statements applying `batch` (ascending sequences), ending with the watermark at `through`. */
 export function planBatch(batch: readonly SeqEntry[], through: number, now: number): Statement[] {
   const p = new Plan();
-  for (const { seq, entry } of batch) fold(p, seq, entry);
+  for (const { seq, entry, body } of batch) fold(p, seq, entry, body);
   const out: Statement[] = [];
   const add = (sql: string, rows: readonly unknown[]) => {
     if (!rows.length) return;
@@ -56,6 +57,7 @@ export function planBatch(batch: readonly SeqEntry[], through: number, now: numb
   add(SQL.results(false), [...p.results.values()]);
   add(SQL.staleResults, [...p.completed].map(([round_uuid, users]) => ({ round_uuid, users })));
   add(SQL.telemetry, p.telemetry);
+  for (const [body, seq, count] of p.bundles) out.push({ sql: SQL.telemetryBundle, params: [body, seq - count + 1] });
   add(SQL.playerData, [...p.playerData.values()]);
   const [snapshots, unsnap] = split(p.snapshots);
   add(SQL.snapshots, snapshots);

@@ -106,6 +106,12 @@ export const SQL = {
         "items jsonb, first_at bigint, created_at bigint",
     )
   } ON CONFLICT DO NOTHING`,
+  /** $1: a `telemetry.bundle` record's JSON; $2: the sequence of its first batch (types.ts). */
+  telemetryBundle: `INSERT INTO telemetry_batches (seq, kind, room_id, round_uuid, player_id, item_count, items,
+      first_at, created_at)
+    SELECT $2::bigint + x.i - 1, x.b->>'kind', x.b->>'room', x.b->>'round', (x.b->>'user')::bigint,
+      jsonb_array_length(x.b->'items'), x.b->'items', (x.b->>'first_at')::bigint, (x.b->>'last_at')::bigint
+    FROM jsonb_array_elements($1::text::jsonb->'batches') WITH ORDINALITY AS x(b, i) ON CONFLICT DO NOTHING`,
   playerData: `INSERT INTO round_player_data AS d (round_uuid, player_id, room_id, touch_items, judge_items,
       touch_batches, judge_batches, first_at, last_at)
     SELECT round_uuid, player_id, room_id, touch_items, judge_items, touch_batches, judge_batches, first_at, last_at

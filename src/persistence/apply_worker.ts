@@ -3,12 +3,14 @@
  * "Write-ahead journal"), strictly in sequence order so that one watermark
  * makes every batch apply exactly once.
  *
- * Records arrive in a bounded queue (`persistence_queue_capacity`). When the
- * queue is full a record waits up to 100 ms for room; if the queue stays full
- * the worker goes journal-only: later records are not kept in memory but
- * read back from the segment files once the queue has drained, and it
- * returns to the queue when it has caught up (spec 3 §8 "when full for
- * 100 ms the item stays journal-only"; counted, never dropped).
+ * Records arrive in a bounded queue (`persistence_queue_capacity` records,
+ * and {@link ApplyWorkerOptions.maxQueueBytes} of JSON, since a telemetry
+ * bundle may hold a megabyte). When the queue is full a record waits up to
+ * 100 ms for room; if the queue stays full the worker goes journal-only:
+ * later records are not kept in memory but read back from the segment files
+ * once the queue has drained, and it returns to the queue when it has
+ * caught up (spec 3 §8 "when full for 100 ms the item stays journal-only";
+ * counted, never dropped). Batches are bounded by bytes as well as records.
  *
  * A store that is down (connection refused, shutting down, …) makes the
  * worker wait and retry the same batch with backoff: the game goes on and
@@ -21,9 +23,14 @@
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { Journal } from "./journal.ts";
-import { Backlog, type Item } from "./backlog.ts";
+import { Backlog, type Item, itemBytes } from "./backlog.ts";
 import { isTransientDbError } from "./sql_db.ts";
 import { errorText, type JournalEntry, type SeqEntry } from "./types.ts";
+
+/** Default of {@link ApplyWorkerOptions.maxBatchBytes}. */
+const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+/** Default of {@link ApplyWorkerOptions.maxQueueBytes}. */
+const MAX_QUEUE_BYTES = 64 * 1024 * 1024;
 
 /** Where the worker applies records (the {@link Store}). */
 export interface ApplyTarget {
@@ -45,6 +52,10 @@ export interface ApplyWorkerOptions {
   readonly batchSize?: number;
   /** Records per transaction when reading back from the journal (default 2000). */
   readonly replayBatchSize?: number;
+  /** Bytes of record JSON per transaction: a batch ends with the record that reaches it (default 8 MiB). */
+  readonly maxBatchBytes?: number;
+  /** Bytes of record JSON the queue holds at most (default 64 MiB; small records count 256). */
+  readonly maxQueueBytes?: number;
   /** How long a record waits for room in a full queue (default 100 ms). */
   readonly holdMs?: number;
   /** Failures of a single record before it is dead-lettered (default 3). */
@@ -82,6 +93,9 @@ export class ApplyWorker {
   readonly #backlog: Backlog;
   #queue: Item[] = [];
   #held: Item[] = [];
+  /** Bytes of the records in `#queue` and `#held` (see {@link itemBytes}). */
+  #queueBytes = 0;
+  #heldBytes = 0;
   #holdTimer: TimerHandle | undefined;
   #unjournaled = new Map<number, Item>();
   #mode: "memory" | "journal" = "journal";
@@ -98,7 +112,7 @@ export class ApplyWorker {
 
   constructor(o: ApplyWorkerOptions) {
     this.#o = o;
-    this.#backlog = new Backlog(o.journal, o.replayBatchSize ?? 2000);
+    this.#backlog = new Backlog(o.journal, o.replayBatchSize ?? 2000, o.maxBatchBytes ?? MAX_BATCH_BYTES);
     this.#nextSeq = o.appliedSeq + 1;
     this.#processed = o.appliedSeq;
   }
@@ -136,23 +150,27 @@ export class ApplyWorker {
   /**
    * Hands over a record just appended to the journal (`journaled`), or one
    * whose append failed (kept in memory whatever the queue holds, so a full
-   * disk loses nothing while the process lives).
+   * disk loses nothing while the process lives). `body` is its JSON when at
+   * hand (telemetry bundles: the database unpacks their rows from it).
    */
-  admit(seq: number, entry: JournalEntry, journaled = true): void {
-    const item: Item = { seq, entry, raw: null, journaled };
+  admit(seq: number, entry: JournalEntry, journaled = true, body?: string): void {
+    const item: Item = { seq, entry, raw: body ?? null, journaled };
+    const maxBytes = this.#o.maxQueueBytes ?? MAX_QUEUE_BYTES;
     if (!journaled) {
       this.counters.unjournaled++;
-      if (this.#mode === "memory") this.#held.length ? this.#held.push(item) : this.#queue.push(item);
+      if (this.#mode === "memory") this.#held.length ? this.#hold(item) : this.#enqueue(item);
       else this.#unjournaled.set(seq, item);
     } else if (this.#mode === "journal") {
       this.counters.journal_only++;
-    } else if (this.#held.length === 0 && this.#queue.length < this.#o.capacity) {
-      this.#queue.push(item);
-    } else if (this.#held.length >= this.#o.capacity) {
+    } else if (
+      this.#held.length === 0 && this.#queue.length < this.#o.capacity && this.#queueBytes < maxBytes
+    ) {
+      this.#enqueue(item);
+    } else if (this.#held.length >= this.#o.capacity || this.#heldBytes >= maxBytes) {
       this.#toJournalMode();
       this.counters.journal_only++;
     } else {
-      this.#held.push(item);
+      this.#hold(item);
       this.counters.held++;
       this.#holdTimer ??= this.#o.clock.setTimeout(() => {
         this.#holdTimer = undefined;
@@ -181,6 +199,16 @@ export class ApplyWorker {
     for (const w of this.#waiters.splice(0)) w.resolve();
   }
 
+  #enqueue(item: Item): void {
+    this.#queue.push(item);
+    this.#queueBytes += itemBytes(item);
+  }
+
+  #hold(item: Item): void {
+    this.#held.push(item);
+    this.#heldBytes += itemBytes(item);
+  }
+
   #toJournalMode(): void {
     this.#o.clock.clearTimeout(this.#holdTimer);
     this.#holdTimer = undefined;
@@ -193,6 +221,7 @@ export class ApplyWorker {
     }
     for (const item of this.#held) if (!item.journaled) this.#unjournaled.set(item.seq, item);
     this.#held = [];
+    this.#heldBytes = 0;
     this.#mode = "journal";
   }
 
@@ -224,8 +253,18 @@ export class ApplyWorker {
   /** The next batch; null when there is nothing to do; empty to loop again. */
   async #take(): Promise<Item[] | null> {
     if (this.#queue.length) {
-      const batch = this.#queue.splice(0, this.#o.batchSize ?? 256);
-      while (this.#held.length && this.#queue.length < this.#o.capacity) this.#queue.push(this.#held.shift()!);
+      const maxBytes = this.#o.maxBatchBytes ?? MAX_BATCH_BYTES;
+      const max = Math.min(this.#queue.length, this.#o.batchSize ?? 256);
+      let n = 0;
+      for (let bytes = 0; n < max && bytes < maxBytes; n++) bytes += itemBytes(this.#queue[n]!);
+      const batch = this.#queue.splice(0, n);
+      for (const item of batch) this.#queueBytes -= itemBytes(item);
+      const maxQueueBytes = this.#o.maxQueueBytes ?? MAX_QUEUE_BYTES;
+      while (this.#held.length && this.#queue.length < this.#o.capacity && this.#queueBytes < maxQueueBytes) {
+        const item = this.#held.shift()!;
+        this.#heldBytes -= itemBytes(item);
+        this.#enqueue(item);
+      }
       if (!this.#held.length) {
         this.#o.clock.clearTimeout(this.#holdTimer);
         this.#holdTimer = undefined;
@@ -246,7 +285,7 @@ export class ApplyWorker {
     if (this.#o.journal.lastSeq !== before) return []; // Appends during the read: read again.
     // Caught up with the files: sequences up to `before` that are not on disk were never written.
     this.#mode = "memory";
-    this.#queue.push(...[...this.#unjournaled.values()].sort((a, b) => a.seq - b.seq));
+    for (const item of [...this.#unjournaled.values()].sort((a, b) => a.seq - b.seq)) this.#enqueue(item);
     this.#unjournaled.clear();
     if (!this.#queue.length) this.#progress(before);
     return [];
@@ -359,5 +398,5 @@ export class ApplyWorker {
 }
 
 function toSeqEntry(item: Item): SeqEntry {
-  return { seq: item.seq, entry: item.entry! };
+  return { seq: item.seq, entry: item.entry!, body: item.raw };
 }

@@ -16,6 +16,8 @@ class FakeTarget implements ApplyTarget {
   dead: { seq: number; error: string; attempts: number }[] = [];
   calls = 0;
   gate: Promise<void> | null = null;
+  /** Each applied batch's sequences, and whether each record came with its JSON. */
+  batches: [seq: number, body: boolean][][] = [];
 
   async applyBatch(batch: readonly SeqEntry[], through: number): Promise<void> {
     this.calls++;
@@ -23,6 +25,7 @@ class FakeTarget implements ApplyTarget {
     if (this.down) throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
     const bad = batch.find((b) => this.poison.has(b.seq));
     if (bad) throw Object.assign(new Error(`value out of range in record ${bad.seq}`), { code: "22003" });
+    this.batches.push(batch.map((b) => [b.seq, typeof b.body === "string"]));
     for (const b of batch) {
       assert.ok(b.seq > this.watermark, `sequence ${b.seq} applied twice or out of order`);
       this.applied.push(b.seq);
@@ -45,7 +48,9 @@ async function until(cond: () => boolean, what: string): Promise<void> {
   assert.ok(cond(), `timed out waiting for: ${what}`);
 }
 
-async function setup(o: { capacity?: number; applied?: number; before?: number } = {}) {
+async function setup(
+  o: { capacity?: number; applied?: number; before?: number; maxQueueBytes?: number; maxBatchBytes?: number } = {},
+) {
   const dir = await Deno.makeTempDir();
   const clock = new ManualClock();
   const logs = new LogHub({ level: "debug", sink: () => {} });
@@ -76,6 +81,8 @@ async function setup(o: { capacity?: number; applied?: number; before?: number }
     log,
     capacity: o.capacity ?? 2048,
     appliedSeq: o.applied ?? 0,
+    ...(o.maxQueueBytes ? { maxQueueBytes: o.maxQueueBytes } : {}),
+    ...(o.maxBatchBytes ? { maxBatchBytes: o.maxBatchBytes } : {}),
   });
   const add = (i: number) => {
     const e = entry(i);
@@ -196,4 +203,46 @@ Deno.test("apply worker applies records whose journal write failed, in sequence 
       await s.close();
     });
   }
+});
+
+Deno.test("apply worker bounds its queue and each batch by bytes too (telemetry bundles are large)", async () => {
+  const s = await setup({ maxQueueBytes: 2500, maxBatchBytes: 1000 });
+  s.worker.start();
+  await until(() => s.worker.mode === "memory", "caught up");
+  const batch = {
+    kind: "judges",
+    room: "r",
+    round: null,
+    user: 1,
+    items: ["x".repeat(800)],
+    first_at: 0,
+    last_at: 0,
+  } as const;
+  const bundle: JournalEntry = { t: "telemetry.bundle", batches: [batch, batch] };
+  const body = JSON.stringify(bundle); // ~1.7 kB
+  const addBundle = () => s.worker.admit(s.journal.append(bundle, body), bundle, true, body);
+  let release!: () => void;
+  s.target.gate = new Promise((resolve) => (release = resolve));
+  s.add(1);
+  await until(() => s.target.calls === 1, "first batch in flight");
+  addBundle(); // 3 (2 sequences each)
+  addBundle(); // 5: the queue reaches 2,500 bytes
+  addBundle(); // 7: waits for room
+  assert.equal(s.worker.counters.held, 1);
+  s.clock.advance(100);
+  assert.equal(s.worker.mode, "journal", "full for 100 ms");
+  for (let i = 0; i < 3; i++) addBundle(); // 9, 11, 13: journal-only
+  s.target.gate = null;
+  release();
+  await s.worker.idle();
+  assert.deepEqual(s.target.batches, [
+    [[1, false]],
+    [[3, true]],
+    [[5, true]],
+    [[7, true]],
+    [[9, true]],
+    [[11, true]],
+    [[13, true]],
+  ], "one bundle per transaction; read back from the journal with its JSON");
+  await s.close();
 });

@@ -11,12 +11,18 @@ import type { Journal } from "./journal.ts";
 import { JournalReader } from "./journal_reader.ts";
 import type { JournalEntry } from "./types.ts";
 
-/** A record waiting to be applied: parsed, or its raw body when parsing failed. */
+/** A record waiting to be applied: parsed (null when parsing failed), and its JSON when at hand. */
 export interface Item {
   readonly seq: number;
   readonly entry: JournalEntry | null;
+  /** The body as journaled: always for records read back, for telemetry bundles also from memory. */
   readonly raw: string | null;
   readonly journaled: boolean;
+}
+
+/** Bytes an item stands for in the queue's and batches' byte limits (small records count 256). */
+export function itemBytes(item: Item): number {
+  return item.raw === null ? 256 : item.raw.length;
 }
 
 /** A batch read back: the journal's last sequence before the read, and the records. */
@@ -27,11 +33,11 @@ export interface BacklogBatch {
 
 const decoder = new TextDecoder();
 
-/** Parses a journaled body; a body that is not JSON keeps its raw text (for the dead-letter list). */
+/** Parses a journaled body, keeping its text (a bundle is unpacked from it; a bad body is dead-lettered as is). */
 export function parse(seq: number, body: Uint8Array): Item {
   const raw = decoder.decode(body);
   try {
-    return { seq, entry: JSON.parse(raw) as JournalEntry, raw: null, journaled: true };
+    return { seq, entry: JSON.parse(raw) as JournalEntry, raw, journaled: true };
   } catch {
     return { seq, entry: null, raw, journaled: true };
   }
@@ -44,10 +50,14 @@ export class Backlog {
   readonly #size: number;
   #prefetch: { from: number; read: Promise<BacklogBatch & { full: boolean }> } | null = null;
 
-  constructor(journal: Journal, size: number) {
+  readonly #maxBytes: number;
+
+  /** Batches of at most `size` records, ending with the record whose body reaches `maxBytes` in total. */
+  constructor(journal: Journal, size: number, maxBytes = Infinity) {
     this.#reader = new JournalReader(journal);
     this.#journal = journal;
     this.#size = size;
+    this.#maxBytes = maxBytes;
   }
 
   /** Up to one batch of records with sequence `>= from`. */
@@ -72,7 +82,12 @@ export class Backlog {
 
   async #read(from: number): Promise<BacklogBatch & { full: boolean }> {
     const before = this.#journal.lastSeq;
-    const raw = await this.#reader.read(from, this.#size);
-    return { before, items: raw.map((r) => parse(r.seq, r.body)), full: raw.length === this.#size };
+    const raw = await this.#reader.read(from, this.#size, this.#maxBytes);
+    const bytes = raw.reduce((n, r) => n + r.body.length, 0);
+    return {
+      before,
+      items: raw.map((r) => parse(r.seq, r.body)),
+      full: raw.length === this.#size || bytes >= this.#maxBytes,
+    };
   }
 }

@@ -18,7 +18,7 @@ import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import { RecordEncoder, SEGMENT_HEADER_BYTES, segmentHeader, segmentName } from "./journal_format.ts";
 import { scanJournal, type SegmentInfo } from "./journal_scan.ts";
-import { errorText, type JournalEntry, PersistenceError } from "./types.ts";
+import { entrySpan, errorText, type JournalEntry, PersistenceError } from "./types.ts";
 
 /** The file operations the journal needs (a `Deno.FsFile` has them); replaceable to inject faults. */
 export interface JournalFile {
@@ -145,14 +145,16 @@ export class Journal {
   }
 
   /**
-   * Appends one record and returns its sequence. Throws a
-   * {@link PersistenceError} (`journal_write`, with `seq` set on the error)
-   * when the write fails; the sequence is used up either way.
+   * Appends one record and returns its sequence: the last of the
+   * {@link entrySpan} sequences it takes (a telemetry bundle takes one per
+   * batch). `body` is the entry's JSON when the caller has it already.
+   * Throws a {@link PersistenceError} (`journal_write`, with `seq` set on the
+   * error) when the write fails; the sequences are used up either way.
    */
-  append(entry: JournalEntry): number {
+  append(entry: JournalEntry, body?: string): number {
     if (this.#closed) throw new PersistenceError("closed", "Cannot append to the journal: it is closed");
-    const seq = ++this.#lastSeq;
-    const bytes = this.#encoder.encode(seq, JSON.stringify(entry));
+    const seq = this.#lastSeq += entrySpan(entry);
+    const bytes = this.#encoder.encode(seq, body ?? JSON.stringify(entry));
     let active = this.#segments.at(-1)!;
     try {
       if (this.#broken || (active.records > 0 && active.bytes + bytes.length > this.#segmentBytes)) {

@@ -27,24 +27,30 @@ export class JournalReader {
     this.#journal = journal;
   }
 
-  /** Up to `max` records with sequence `>= fromSeq`, ascending; empty when none are on disk yet. */
-  async read(fromSeq: number, max: number): Promise<RawRecord[]> {
+  /**
+   * Up to `max` records with sequence `>= fromSeq`, ascending; empty when
+   * none are on disk yet. Stops early with the record whose body brings
+   * the total to `maxBytes`, so a read of `max` telemetry bundles does not
+   * hold gigabytes.
+   */
+  async read(fromSeq: number, max: number, maxBytes = Infinity): Promise<RawRecord[]> {
     const out: RawRecord[] = [];
+    let bytes = 0;
     const segments = this.#journal.segments();
     for (const segment of segments) {
-      if (out.length >= max) break;
+      if (out.length >= max || bytes >= maxBytes) break;
       if (segment.lastSeq < fromSeq || segment.records === 0) continue;
       const cursor = this.#cursor;
       let offset = cursor && cursor.path === segment.path && cursor.nextSeq <= fromSeq
         ? cursor.offset
         : SEGMENT_HEADER_BYTES;
       using file = await Deno.open(segment.path, { read: true });
-      while (out.length < max && offset < segment.bytes) {
+      while (out.length < max && bytes < maxBytes && offset < segment.bytes) {
         const want = Math.min(CHUNK_BYTES, segment.bytes - offset);
         let chunk = await readAt(file, offset, want);
         let pos = 0;
         let progressed = false;
-        while (out.length < max) {
+        while (out.length < max && bytes < maxBytes) {
           const r = decodeRecord(chunk, pos);
           if (r.kind === "short") {
             if (pos === 0 && !progressed) {
@@ -58,7 +64,10 @@ export class JournalReader {
           }
           if (r.kind === "bad") throw damaged(segment.path, offset + pos, r.why);
           progressed = true;
-          if (r.seq >= fromSeq) out.push({ seq: r.seq, body: r.body.slice() });
+          if (r.seq >= fromSeq) {
+            out.push({ seq: r.seq, body: r.body.slice() });
+            bytes += r.body.length;
+          }
           pos = r.end;
           this.#cursor = { path: segment.path, offset: offset + pos, nextSeq: r.seq + 1 };
           if (offset + pos >= segment.bytes) break;

@@ -207,3 +207,27 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(b, a.length);
   return out;
 }
+
+Deno.test("journal: a telemetry bundle takes one sequence per batch, across segments and reopens", async () => {
+  const dir = await Deno.makeTempDir();
+  const e = env();
+  const batch = { kind: "touches", room: "r", round: null, user: 1, items: [1], first_at: 0, last_at: 0 } as const;
+  const bundle = (n: number): JournalEntry => ({ t: "telemetry.bundle", batches: Array(n).fill(batch) });
+  const j = await Journal.open({ dir, ...e, segmentBytes: 300 });
+  assert.equal(j.append(setting(1)), 1);
+  assert.equal(j.append(bundle(3)), 4, "sequences 2..4");
+  const body = JSON.stringify(bundle(2));
+  assert.equal(j.append(bundle(2), body), 6, "a body made by the caller is journaled as is");
+  assert.equal(j.append(bundle(0)), 7, "an empty bundle still takes one");
+  assert.equal(j.append(setting(8)), 8);
+  assert.ok(j.segments().length > 1);
+  await j.close();
+  const again = await Journal.open({ dir, ...e });
+  assert.equal(again.lastSeq, 8);
+  const records = await new JournalReader(again).read(5, 100);
+  assert.deepEqual(records.map((r) => r.seq), [6, 7, 8], "reading from inside a span starts at the record holding it");
+  assert.equal(new TextDecoder().decode(records[0]!.body), body);
+  assert.deepEqual((await new JournalReader(again).read(1, 100, 1)).map((r) => r.seq), [1], "a byte cap stops early");
+  await again.close();
+  await Deno.remove(dir, { recursive: true });
+});

@@ -18,4 +18,4 @@ export type { RetentionResult } from "./retention.ts";
 export { RETENTION_TABLES } from "./retention.ts";
 export { SCHEMA_VERSION } from "./migrations.ts";
 export { LOCK_FILE } from "./lock.ts";
-export { PGLITE_INITIAL_MEMORY, PGLITE_SETTINGS } from "./pglite_db.ts";
+export { PGLITE_INITIAL_MEMORY, PGLITE_SETTINGS } from "./pglite_config.ts";

@@ -1,7 +1,8 @@
 /**
  * Opening the durable store (issue 5 "Stores"): check that `data_dir` is
- * usable, take its owner lock, then open PGlite under `data_dir/pglite` when
- * no `database_url` is configured, or PostgreSQL otherwise, and migrate.
+ * usable, take its owner lock, then open PGlite under `data_dir/pglite` (in
+ * a worker thread) when no `database_url` is configured, or PostgreSQL
+ * otherwise, and migrate.
  * The journal lives under `data_dir/journal` with either backend, so the
  * lock is taken in both cases.
  *
@@ -12,6 +13,7 @@ import type { Logger } from "../util/log.ts";
 import { DataDirLock } from "./lock.ts";
 import { migrate, type MigrateResult, type Migration, MIGRATIONS } from "./migrations.ts";
 import { PgliteDb } from "./pglite_db.ts";
+import { PgliteWorkerDb, WorkerStartError } from "./pglite_worker_db.ts";
 import { PostgresDb } from "./postgres_db.ts";
 import type { SqlDb } from "./sql_db.ts";
 import { errorText, PersistenceError } from "./types.ts";
@@ -64,7 +66,7 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
         const dir = `${o.dataDir}/pglite`;
         const fresh = await Deno.stat(`${dir}/PG_VERSION`).then(() => false, () => true);
         if (fresh) o.log.info("creating the embedded database (the first start takes a few seconds)", { dir });
-        db = await PgliteDb.open({ dir });
+        db = await openEmbedded(dir, o.log);
         o.log.info("embedded database open", {
           dir,
           ms: Math.round(performance.now() - started),
@@ -78,5 +80,23 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
     lock.release();
     if (error instanceof PersistenceError) throw error;
     throw new PersistenceError("database", `Cannot open the database: ${errorText(error)}`, { cause: error });
+  }
+}
+
+/**
+ * PGlite in a worker (`pglite_worker_db.ts`), so the database never blocks
+ * the game's event loop; in this thread only where no worker can start
+ * (e.g. a `deno compile` build without `--include src/persistence/pglite_worker.ts`).
+ */
+async function openEmbedded(dir: string, log: Logger): Promise<SqlDb> {
+  try {
+    return await PgliteWorkerDb.open({ dir });
+  } catch (error) {
+    if (!(error instanceof WorkerStartError)) throw error;
+    log.warn("the embedded database runs in the main thread: its worker cannot start", {
+      dir,
+      error: errorText(error),
+    });
+    return await PgliteDb.open({ dir });
   }
 }

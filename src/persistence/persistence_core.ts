@@ -91,7 +91,7 @@ export class PersistenceCore {
     this.o = o;
     this.bans = new DurableBanList((entry) => void this.write(entry), () => o.clock.now());
     this.loginJournal = { recordLogin: (login) => this.#recordLogin(login) };
-    this.recorder = new EventRecorder({ clock: o.clock, write: (entry) => this.#writeQuietly(entry) });
+    this.recorder = new EventRecorder({ clock: o.clock, write: (entry, body) => this.#writeQuietly(entry, body) });
     this.snapshots = new SnapshotDebouncer({
       clock: o.clock,
       emit: (room, payload) => this.#writeQuietly({ t: "snapshot", room, payload, at: o.clock.now() }),
@@ -157,7 +157,8 @@ export class PersistenceCore {
     this.write({ t: "rounds.interrupted", before: this.#startedAt, at: now });
     this.write(this.instanceEntry(false));
     this.jobs = new PersistenceJobs(this, this.o.periods ?? {});
-    // Telemetry too: per-player round data (touch and judge batches) is durable (issue 5).
+    // Telemetry too: per-player round data (touch and judge batches) is durable (issue 5), journaled
+    // in bundles of every batch cut in a 500 ms tick (telemetry_batcher.ts).
     if (this.o.bus) this.#unlisten = this.o.bus.listen((event) => this.#onEvent(event), { telemetry: true });
     log.info("persistence open", {
       backend: this.#db!.backend,
@@ -250,9 +251,10 @@ export class PersistenceCore {
    * Journals one record and hands it to the worker; returns its sequence.
    * `gate` marks a write whose failure must fail the caller (a login);
    * otherwise a failed append is logged, counted, and the record still
-   * reaches the store from memory.
+   * reaches the store from memory. `body` is the entry's JSON when the
+   * caller made it already (telemetry bundles), so it is serialized once.
    */
-  write(entry: JournalEntry, gate = false): number {
+  write(entry: JournalEntry, gate = false, body?: string): number {
     const journal = this.#journal;
     const worker = this.#worker;
     if (!journal || !worker || this.#closing && !this.jobs) {
@@ -260,7 +262,7 @@ export class PersistenceCore {
     }
     let seq: number;
     try {
-      seq = journal.append(entry);
+      seq = body === undefined ? journal.append(entry) : journal.append(entry, body);
     } catch (error) {
       this.journalWriteFailures++;
       this.lastError = errorText(error);
@@ -271,18 +273,18 @@ export class PersistenceCore {
         type: entry.t,
         error: this.lastError,
       });
-      worker.admit(failedSeq, entry, false);
+      worker.admit(failedSeq, entry, false, body);
       return failedSeq;
     }
-    worker.admit(seq, entry, true);
+    worker.admit(seq, entry, true, body);
     if (!gate) journal.requestSync();
     return seq;
   }
 
   /** For writes from timers and the bus, which must not throw: a closed store is logged and counted. */
-  #writeQuietly(entry: JournalEntry): void {
+  #writeQuietly(entry: JournalEntry, body?: string): void {
     try {
-      this.write(entry);
+      this.write(entry, false, body);
     } catch (error) {
       this.listenerErrors++;
       this.lastError = errorText(error);
@@ -339,6 +341,7 @@ export class PersistenceCore {
   }
 
   async #closeAll(): Promise<void> {
+    this.recorder.batcher.stop();
     await this.#worker?.stop();
     await this.#journal?.close();
     if (!this.o.db) {

@@ -2,7 +2,8 @@
  * Turns domain events into journal records (issue 5 "What is durable"):
  * every event except the telemetry kinds becomes one `event` record (the
  * events table, room history, rounds and round results derive from it);
- * touches and judges are batched per player; room stays feed the playtime
+ * touches and judges are batched per player and journaled in bundles
+ * (`telemetry_batcher.ts`); room stays feed the playtime
  * tracker. Called synchronously by the bus, so a record is journaled before
  * the command that caused it has its reply written to the socket.
  *
@@ -18,8 +19,8 @@ import type { JournalEntry } from "./types.ts";
 /** Options of {@link EventRecorder}. */
 export interface EventRecorderOptions {
   readonly clock: Clock;
-  /** Journals one record. */
-  readonly write: (entry: JournalEntry) => void;
+  /** Journals one record (`body`: its JSON, when already made). */
+  readonly write: (entry: JournalEntry, body?: string) => void;
 }
 
 /** The bus listener of the persistence layer. */
@@ -30,7 +31,7 @@ export class EventRecorder {
 
   constructor(o: EventRecorderOptions) {
     this.#o = o;
-    this.batcher = new TelemetryBatcher({ clock: o.clock, emit: (entry) => o.write(entry) });
+    this.batcher = new TelemetryBatcher({ clock: o.clock, emit: (entry, body) => o.write(entry, body) });
   }
 
   /** Records one event (see the module doc). */

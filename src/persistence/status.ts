@@ -12,6 +12,7 @@ import { type Counters, INVARIANT_COUNTERS } from "../server/counters.ts";
 import type { ApplyCounters, ApplyWorker } from "./apply_worker.ts";
 import type { Journal, JournalCounters } from "./journal.ts";
 import type { Backend } from "./sql_db.ts";
+import type { TelemetryBatcher } from "./telemetry_batcher.ts";
 
 /** What persistence reads from and restores into the server core. */
 export interface CoreLink {
@@ -35,6 +36,7 @@ export interface PersistenceStatus {
   readonly applied_seq: number;
   readonly last_seq: number;
   readonly synced_seq: number;
+  /** Sequences not applied yet (a telemetry bundle takes one per batch). */
   readonly pending: number;
   readonly journal_bytes: number;
   readonly journal_segments: number;
@@ -44,8 +46,19 @@ export interface PersistenceStatus {
     journal_write_failures_total: number;
     listener_errors: number;
   };
+  /** Touch and judge batching (telemetry_batcher.ts): what is held in memory and what was journaled. */
+  readonly telemetry: TelemetryStatus | null;
   /** spec 3 §7 rule 4: every value must be 0. */
   readonly production_counters: Record<string, number> | null;
+}
+
+/** Batcher figures in the report. */
+export interface TelemetryStatus {
+  readonly open_batches: number;
+  readonly pending_items: number;
+  readonly batches: number;
+  readonly records: number;
+  readonly early_flushes: number;
 }
 
 /** The status fields persistence keeps outside the journal and worker. */
@@ -56,6 +69,7 @@ export interface StatusSource {
   readonly deadLetterCount: number;
   readonly lastError: string | null;
   readonly core: CoreLink | null;
+  readonly recorder?: { readonly batcher: TelemetryBatcher };
 }
 
 const ZERO_APPLY: ApplyCounters = {
@@ -87,6 +101,7 @@ export function buildStatus(
   const applied = worker?.processedSeq ?? 0;
   const last = journal?.lastSeq ?? 0;
   const core = p.core?.counters;
+  const batcher = p.recorder?.batcher;
   return {
     backend,
     data_dir: p.o.config.data_dir,
@@ -110,5 +125,14 @@ export function buildStatus(
       listener_errors: p.listenerErrors,
     },
     production_counters: core ? Object.fromEntries(INVARIANT_COUNTERS.map((n) => [n, core.values[n]])) : null,
+    telemetry: batcher
+      ? {
+        open_batches: batcher.open,
+        pending_items: batcher.pendingItems,
+        batches: batcher.counters.batches,
+        records: batcher.counters.records,
+        early_flushes: batcher.counters.early_flushes,
+      }
+      : null,
   };
 }

@@ -15,7 +15,7 @@ import { Queries } from "./queries.ts";
 import { RETENTION_TABLES, runRetention } from "./retention.ts";
 import type { SqlDb } from "./sql_db.ts";
 import { Store } from "./store.ts";
-import type { JournalEntry, SeqEntry, StoredEvent } from "./types.ts";
+import type { JournalEntry, SeqEntry, StoredEvent, TelemetryBatch } from "./types.ts";
 
 const log = new LogHub({ level: "debug", sink: () => {} }).logger();
 const T0 = Date.UTC(2026, 0, 1);
@@ -286,6 +286,96 @@ const CASES: [string, Case][] = [
     const many = Array.from({ length: 600 }, (_, i) => batch("judges", 300, 1, "r2", T0 + i));
     await apply(store, many);
     assert.equal((await q.telemetry("judges", { limit: 1000 })).length, 500, "persist.judges answers at most 500");
+  }],
+  ["telemetry bundles: one sequence per batch, rows as from single records, unpacked from the JSON or not", async (
+    db,
+    store,
+    q,
+  ) => {
+    const batch = (kind: "touches" | "judges", user: number, n: number, round: string | null): TelemetryBatch => ({
+      kind,
+      room: "abc",
+      round,
+      user,
+      items: Array.from({ length: n }, (_, i) => ({ time: i / 3, i })),
+      first_at: T0 + user,
+      last_at: T0 + user + 400,
+    });
+    const bundle = (batches: TelemetryBatch[]): JournalEntry => ({ t: "telemetry.bundle", batches });
+    const b1 = bundle([batch("touches", 100, 3, "r1"), batch("judges", 100, 2, "r1"), batch("touches", 200, 1, null)]);
+    const b2 = bundle([batch("touches", 100, 4, "r1"), batch("judges", 300, 1, "r2")]);
+    // Sequences: a setting (1), b1 takes 2..4, b2 takes 5..6; b2's JSON is at hand, b1's is not.
+    const start = await store.appliedSeq();
+    const batchOf: SeqEntry[] = [
+      { seq: start + 1, entry: { t: "setting", key: "k", value: 1, at: T0 } },
+      { seq: start + 4, entry: b1 },
+      { seq: start + 6, entry: b2, body: JSON.stringify(b2) },
+    ];
+    await store.applyBatch(batchOf, start + 6, T0);
+    await store.applyBatch(batchOf, start + 6, T0); // Applied again: nothing changes.
+    const rows = await db.query(
+      "SELECT seq, kind, player_id, round_uuid, item_count, first_at, created_at FROM telemetry_batches ORDER BY seq",
+    );
+    assert.deepEqual(rows, [
+      {
+        seq: start + 2,
+        kind: "touches",
+        player_id: 100,
+        round_uuid: "r1",
+        item_count: 3,
+        first_at: T0 + 100,
+        created_at: T0 + 500,
+      },
+      {
+        seq: start + 3,
+        kind: "judges",
+        player_id: 100,
+        round_uuid: "r1",
+        item_count: 2,
+        first_at: T0 + 100,
+        created_at: T0 + 500,
+      },
+      {
+        seq: start + 4,
+        kind: "touches",
+        player_id: 200,
+        round_uuid: null,
+        item_count: 1,
+        first_at: T0 + 200,
+        created_at: T0 + 600,
+      },
+      {
+        seq: start + 5,
+        kind: "touches",
+        player_id: 100,
+        round_uuid: "r1",
+        item_count: 4,
+        first_at: T0 + 100,
+        created_at: T0 + 500,
+      },
+      {
+        seq: start + 6,
+        kind: "judges",
+        player_id: 300,
+        round_uuid: "r2",
+        item_count: 1,
+        first_at: T0 + 300,
+        created_at: T0 + 700,
+      },
+    ]);
+    const touches = await q.telemetry("touches", { player: 100 });
+    assert.deepEqual(touches.map((t) => t.items), [
+      batch("touches", 100, 3, "r1").items,
+      batch("touches", 100, 4, "r1").items,
+    ]);
+    assert.equal(touches[1]!.room_id, "abc");
+    const [d] = await db.query("SELECT * FROM round_player_data WHERE player_id = 100");
+    assert.deepEqual([d!.touch_items, d!.touch_batches, d!.judge_items, d!.judge_batches], [7, 2, 2, 1]);
+    // A NUL in a string cannot go through jsonb as escaped JSON: such a bundle takes the ordinary path.
+    const nul = bundle([{ ...batch("judges", 400, 1, "r3"), room: "a\0b" }]);
+    await store.applyBatch([{ seq: start + 7, entry: nul, body: JSON.stringify(nul) }], start + 7, T0);
+    assert.deepEqual((await q.telemetry("judges", { player: 400 })).map((t) => t.room_id), ["a\uFFFDb"]);
+    assert.equal(await store.appliedSeq(), start + 7);
   }],
   ["playtime adds up per user; top playtime", async (_db, store, q) => {
     await apply(store, [login(100, T0), login(200, T0), { t: "playtime", at: T0, deltas: [[100, 1000], [200, 5000]] }]);

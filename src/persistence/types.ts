@@ -43,8 +43,7 @@ export interface PlaytimeEntry {
 }
 
 /** One batch of touches or judges of one player (spec 3 §8: 256 items or 500 ms). */
-export interface TelemetryEntry {
-  readonly t: "telemetry";
+export interface TelemetryBatch {
   readonly kind: "touches" | "judges";
   readonly room: string;
   readonly round: string | null;
@@ -52,6 +51,23 @@ export interface TelemetryEntry {
   readonly items: readonly unknown[];
   readonly first_at: number;
   readonly last_at: number;
+}
+
+/** One batch as its own record: what journals written before bundles hold (still applied). */
+export interface TelemetryEntry extends TelemetryBatch {
+  readonly t: "telemetry";
+}
+
+/**
+ * Every batch cut in one flush tick, as one record (BENCHMARKS.md
+ * "Persistence / Telemetry"). A bundle of k batches takes k sequences: the
+ * record's sequence S is the last, and batch i (from 0) is stored with
+ * sequence S - k + 1 + i, so each `telemetry_batches` row keeps a global
+ * sequence of its own, as when every batch was a record.
+ */
+export interface TelemetryBundleEntry {
+  readonly t: "telemetry.bundle";
+  readonly batches: readonly TelemetryBatch[];
 }
 
 /** A room snapshot; `payload: null` deletes it. */
@@ -124,6 +140,7 @@ export type JournalEntry =
   | EventEntry
   | PlaytimeEntry
   | TelemetryEntry
+  | TelemetryBundleEntry
   | SnapshotEntry
   | BanEntry
   | SettingEntry
@@ -133,10 +150,17 @@ export type JournalEntry =
   | RetentionEntry
   | InterruptedRoundsEntry;
 
-/** A journal record: its global sequence and body. */
+/** Sequences a record takes: one, or one per batch of a telemetry bundle (at least one). */
+export function entrySpan(entry: JournalEntry): number {
+  return entry.t === "telemetry.bundle" ? Math.max(1, entry.batches.length) : 1;
+}
+
+/** A journal record: its global sequence (the last of its span) and body. */
 export interface SeqEntry {
   readonly seq: number;
   readonly entry: JournalEntry;
+  /** The record's JSON as journaled, when at hand (lets a bundle's rows be unpacked by the database). */
+  readonly body?: string | null;
 }
 
 /** Retention of one table (spec 3 §2.3 `table_retention`). */
