@@ -34,7 +34,8 @@ function convert(opt: Opt, raw: string): string | number {
 
 /** Parses `<scenario> [options] [-- server flags]`; null means help was asked for. Throws {@link UsageError}. */
 export function parseLoadArgs(args: readonly string[]): LoadOptions | null {
-  const [scenario, ...rest] = args;
+  // `deno task load -- <scenario>` passes the `--` through on Deno 2.9 (issue 8): a leading one separates nothing.
+  const [scenario, ...rest] = args[0] === "--" ? args.slice(1) : args;
   if (scenario === undefined || scenario === "help" || scenario === "--help" || scenario === "-h") return null;
   if (!(SCENARIOS as readonly string[]).includes(scenario)) {
     throw new UsageError(`Unknown scenario: "${scenario}" (expected ${SCENARIOS.join(", ")})`);

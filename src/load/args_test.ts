@@ -49,6 +49,16 @@ Deno.test("parseLoadArgs reads values, = syntax, durations, booleans and server 
   deepEqual(o.serverArgs, ["--log-level", "debug"]);
 });
 
+Deno.test("parseLoadArgs drops the leading -- that deno task passes through", () => {
+  const o = parseLoadArgs(["--", "sessions", "--sessions", "5", "--spawn", "--", "--log-level", "debug"]);
+  equal(o?.scenario, "sessions");
+  equal((o as SessionsOptions).sessions, 5);
+  deepEqual(o?.serverArgs, ["--log-level", "debug"], "a later -- still starts the server flags");
+  equal(parseLoadArgs(["--"]), null);
+  equal(parseLoadArgs(["--", "sessions", "--help"]), null);
+  throws(() => parseLoadArgs(["--", "--", "sessions"]), /Unknown scenario: "--"/);
+});
+
 Deno.test("parseLoadArgs rejects bad input with a UsageError naming the problem", async (t) => {
   const cases: [string[], RegExp][] = [
     [["nope"], /Unknown scenario: "nope"/],

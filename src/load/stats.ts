@@ -8,6 +8,8 @@
  * @module
  */
 
+import { LATENCY_BOUNDS_MS } from "../server/counters.ts";
+
 const LINEAR = 128;
 const SUB = 64;
 const SUB_BITS = 6;
@@ -124,9 +126,6 @@ export class Histogram {
   }
 }
 
-/** Bucket bounds of the server's latency histograms, ms (spec 3 §8: 9 buckets, under 1 ms to 5000 ms and over). */
-export const LATENCY_BUCKET_BOUNDS = [1, 5, 10, 50, 100, 500, 1000, 5000] as const;
-
 /** One bucket of a {@link FixedHistogram}: samples below `le` (and at or above the previous bound). */
 export interface FixedBucket {
   /** Upper bound in ms; null for the last, open bucket. */
@@ -139,7 +138,8 @@ export class FixedHistogram {
   readonly bounds: readonly number[];
   #counts: number[];
 
-  constructor(bounds: readonly number[] = LATENCY_BUCKET_BOUNDS) {
+  // Default: the server's own bounds (spec 3 §8), so benchmark reports and `runtime latency` bucket alike.
+  constructor(bounds: readonly number[] = LATENCY_BOUNDS_MS) {
     for (let i = 1; i < bounds.length; i++) {
       if (!(bounds[i]! > bounds[i - 1]!)) throw new RangeError(`Cannot build histogram: bounds must increase`);
     }

@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { AvgPeakSeries, exactQuantile, FixedHistogram, Histogram, perSecond } from "./stats.ts";
 import { SeededRandom } from "../util/random.ts";
+import { LATENCY_BOUNDS_MS, LatencyHistogram } from "../server/counters.ts";
 
 Deno.test("exactQuantile uses the nearest rank", () => {
   const v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -81,6 +82,17 @@ Deno.test("FixedHistogram counts per bucket with the spec's 9 buckets", () => {
     [null, 2],
   ]);
   throws(() => new FixedHistogram([5, 1]), RangeError);
+});
+
+Deno.test("FixedHistogram uses the server's latency bounds and buckets every value as the server does", () => {
+  const h = new FixedHistogram();
+  deepEqual(h.bounds, [...LATENCY_BOUNDS_MS]);
+  const server = new LatencyHistogram();
+  for (const v of [0, 0.99, 1, 5, 9.99, 10, 99, 100, 499, 500, 999, 1000, 4999.9, 5000, 1e6]) {
+    h.record(v);
+    server.record(v);
+  }
+  deepEqual(h.buckets().map((b) => b.count), server.buckets);
 });
 
 Deno.test("perSecond rounds to one decimal and handles an empty span", () => {
