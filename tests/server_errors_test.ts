@@ -2,9 +2,9 @@
  * Every rejected command gets its error reply with the exact string
  * (protocol.md §5.4; spec 3 §4.1 rule 1), localized by the user's language.
  */
-import { equal } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import { assertRejectsWithReason } from "../src/client/mod.ts";
-import { expectLog, mark } from "./support/describe.ts";
+import { expectLog, mark, waitUntil } from "./support/describe.ts";
 import { devToken, startHarness } from "./support/harness.ts";
 
 Deno.test("room commands outside a room answer `no room`", async () => {
@@ -146,4 +146,71 @@ Deno.test("chat disabled, room creation disabled and the room limit answer with 
   const carol = await h2.login(300);
   await assertRejectsWithReason(carol.createRoom("x"), "Room creation is disabled on this server");
   await h2.close();
+});
+
+Deno.test("a game-monitor session cannot create a room, in its language; it can still spectate", async () => {
+  const h = startHarness();
+  const gm = await h.connect();
+  await gm.gameMonitorAuthenticate(devToken(9));
+  await assertRejectsWithReason(gm.createRoom("gm-room"), "invalid command for this session");
+  equal(h.server.core.rooms.has("gm-room"), false, "no room was created");
+  equal(h.server.core.users.get(-9)?.roomId, null, "the monitor is in no room");
+  const zh = await h.connect();
+  await zh.gameMonitorAuthenticate(devToken(10, "zh-CN"));
+  await assertRejectsWithReason(zh.createRoom("gm-zh"), "当前会话不能执行此命令");
+  // The session is still usable: it spectates a player's room.
+  const alice = await h.login(100);
+  await alice.createRoom("abc");
+  equal((await gm.joinRoom("abc", true)).live, true);
+  await h.close();
+});
+
+/** `n` CJK characters (3 UTF-8 bytes each). */
+const cjk = (n: number) => "字".repeat(n);
+
+Deno.test("chat counts characters, not bytes: 200 CJK characters pass, 201 get chat-too-long", async () => {
+  const h = startHarness();
+  const alice = await h.login(100);
+  const bob = await h.login(200, "zh-CN");
+  await alice.createRoom("abc");
+  await bob.joinRoom("abc");
+  await alice.chat(cjk(200));
+  const heard = await bob.waitForMessage("Chat");
+  deepEqual(heard, { type: "Chat", user: 100, content: cjk(200) });
+  const b = mark(bob);
+  await assertRejectsWithReason(alice.chat(cjk(201)), "Message is too long (at most 200 characters)");
+  await assertRejectsWithReason(bob.chat(cjk(201)), "消息过长（最多 200 个字符）");
+  // Astral characters count once each: 200 emoji (800 bytes) are accepted.
+  await bob.chat("😀".repeat(200));
+  await expectLog(bob, [
+    "Chat(Err:消息过长（最多 200 个字符）)",
+    "Message.Chat{user:200,content:" + "😀".repeat(200) + "}",
+    "Chat(Ok)",
+  ], b);
+  // Both connections stay open and usable.
+  await alice.chat("still here");
+  await bob.ping();
+  await h.close();
+});
+
+Deno.test("a joiner gets the last 50 chat lines in order (default chat_history_limit)", async () => {
+  const h = startHarness();
+  const alice = await h.login(100);
+  await alice.createRoom("abc");
+  for (let i = 1; i <= 55; i++) {
+    await alice.chat(`line ${i}`);
+    // Chat is limited to 10 per 3 s (spec 3 §5 rule 6): refill before the bucket runs out.
+    if (i % 10 === 0) await h.advance(3000);
+  }
+  const bob = await h.login(200);
+  await bob.joinRoom("abc");
+  const chats = () => bob.received.filter((c) => c.type === "Message" && c.message.type === "Chat");
+  await waitUntil(() => chats().length >= 50, "50 replayed chat lines");
+  deepEqual(
+    chats().map((c) =>
+      c.type === "Message" && c.message.type === "Chat" ? `${c.message.user}:${c.message.content}` : ""
+    ),
+    Array.from({ length: 50 }, (_, i) => `100:line ${i + 6}`),
+  );
+  await h.close();
 });

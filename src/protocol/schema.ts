@@ -169,7 +169,9 @@ const Reply = result(unit);
 export const ClientCommand = enumOf("ClientCommand", [
   variant("Ping"),
   variant("Authenticate", { token: Token }),
-  variant("Chat", { message: varchar(200) }),
+  // spec 3 §8 limits chat to 200 characters, not bytes: 200 characters of
+  // UTF-8 take up to 800 bytes. The character limit is the Chat handler's.
+  variant("Chat", { message: varchar(800) }),
   variant("Touches", { frames: vec(TouchFrame) }),
   variant("Judges", { judges: vec(JudgeEvent) }),
   variant("CreateRoom", { id: RoomId }),

@@ -33,6 +33,24 @@ import { isCliRoom, runCliRoom } from "./ingame_cli.ts";
 import { queryRoomInfo, roomMonitorLogin } from "./room_monitor.ts";
 import { relayTelemetry } from "./telemetry.ts";
 
+/** Longest chat message, in characters (code points), spec 3 §8. */
+export const CHAT_MAX_CHARS = 200;
+
+/** Code points of `text`, counted without allocating (a CJK character is one, not three bytes). */
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is a single character.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
 type Handler<T extends ClientCommandType> = (core: ServerCore, cc: CommandContext<T>) => void | Promise<void>;
 
 /** Commands a session may send before it is authenticated. */
@@ -121,11 +139,16 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     const found = inRoom(core, cc);
     if (!found) return;
     if (!core.ctx.config.chat_enabled) return cc.fail("chat-disabled");
+    // spec 3 §8: the limit is 200 characters; the codec only bounds the bytes.
+    if (codePoints(cc.cmd.message) > CHAT_MAX_CHARS) return cc.fail("chat-too-long", { max: CHAT_MAX_CHARS });
     run(core, cc, found[1], (room) => chat(room, found[0].id, cc.cmd.message, core.roomCtx()));
   },
   CreateRoom: async (core, cc) => {
     const user = cc.user!;
     const { config } = core.ctx;
+    // A game-monitor session may only spectate (protocol.md §3.5): creating a
+    // room would make it player -id; refused like other commands its session may not send.
+    if (user.category === "game-monitor") return cc.fail("invalid-session-command");
     if (isCliRoom(core, user, cc.cmd.id)) return await runCliRoom(core, cc, user);
     if (core.roomOf(user)) return cc.fail("already-in-room");
     if (core.rooms.has(cc.cmd.id)) return cc.fail("create-id-occupied");
