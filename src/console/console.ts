@@ -16,6 +16,7 @@
  * @module
  */
 
+import { escapeControlChars } from "../util/control_chars.ts";
 import type { Logger, LogHub } from "../util/log.ts";
 import { parseKeys } from "./keys.ts";
 import { LineEditor } from "./line_editor.ts";
@@ -65,11 +66,15 @@ export interface ConsoleHandle {
 const RED = "\x1b[31m";
 const RESET = "\x1b[0m";
 
-/** Prints an outcome's lines, errors in red when colour is on. */
+/**
+ * Prints an outcome's lines, errors in red when colour is on. Lines carry
+ * names chosen by users (players, OpenUDS `client_name`): control characters
+ * are shown escaped so they cannot drive the operator's terminal.
+ */
 export function outcomeText(outcome: CommandOutcome, color: boolean, eol = "\n"): string {
   if (!outcome.lines.length) return "";
   const paint = (l: string) => (!outcome.ok && color && l.startsWith("error:") ? `${RED}${l}${RESET}` : l);
-  return outcome.lines.map((l) => paint(l)).join(eol) + eol;
+  return outcome.lines.map((l) => paint(escapeControlChars(l))).join(eol) + eol;
 }
 
 /** Starts the console in the mode the terminal allows. */

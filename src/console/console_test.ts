@@ -1,8 +1,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { LogHub } from "../util/log.ts";
-import { startConsole, type TerminalInput } from "./console.ts";
+import { outcomeText, startConsole, type TerminalInput } from "./console.ts";
 import { ConsoleLogSink, type SyncWriter } from "./log_sink.ts";
-import { CommandRegistry } from "./registry.ts";
+import { type CommandOutcome, CommandRegistry } from "./registry.ts";
 
 /** A scripted terminal: push text, end input, read what was written (ANSI stripped). */
 function terminal(isTerminal: boolean) {
@@ -143,4 +143,17 @@ Deno.test("interactive console: raw mode, editing, history, completion, logs abo
   hub.logger().info("after the console");
   ok(t.text().slice(before).startsWith("20"), "log lines go straight to the output again");
   await c.close();
+});
+
+Deno.test("console output escapes control characters in lines (names chosen by users)", () => {
+  const text = outcomeText({ ok: true, lines: ["p1  evil\x1b]0;pwned\x07  x\x9b2J", "next"] }, true);
+  equal(text, "p1  evil\\x1b]0;pwned\\x07  x\\x9b2J\nnext\n");
+  // Errors keep their colour, which is added after escaping.
+  const failed: CommandOutcome = {
+    ok: false,
+    code: "ROOM_NOT_FOUND",
+    message: "no room",
+    lines: ["error: no room \x1b[2J"],
+  };
+  equal(outcomeText(failed, true), "\x1b[31merror: no room \\x1b[2J\x1b[0m\n");
 });

@@ -138,8 +138,9 @@ export function fit(text: string, width: number): string {
   let out = "";
   let w = 0;
   for (const raw of text) {
-    // Control characters would move the cursor: show them as spaces.
-    const ch = raw < " " || raw === "\x7f" ? " " : raw;
+    // Control characters would move the cursor or start an escape sequence
+    // (C1 \x9b is a one-byte CSI on many terminals): show them as spaces.
+    const ch = raw < " " || (raw >= "\x7f" && raw <= "\x9f") ? " " : raw;
     const cw = charWidth(ch);
     if (w + cw > width) break;
     out += ch;

@@ -49,3 +49,9 @@ Deno.test("widths: wide characters take two columns; fit pads and cuts by width"
   equal(fit("ab", 4), "ab  ");
   equal(fit("a\tb", 3), "a b");
 });
+
+Deno.test("fit blanks out C0, DEL and C1 controls so user names cannot drive the terminal", () => {
+  equal(fit("a\x1b[2Jb", 6), "a [2Jb");
+  equal(fit("x\x9b2Jy\x85\x7f", 7), "x 2Jy  ");
+  equal(fit("\u00a0é", 2), "\u00a0é");
+});

@@ -16,16 +16,25 @@ export type QueueItem<T> = { readonly type: "event"; readonly event: T } | {
 /** A bounded single-reader queue. */
 export class BoundedQueue<T> {
   readonly capacity: number;
-  #items: T[] = [];
+  /** Ring buffer: `#count` items starting at `#head`; slots are cleared when read so items can be collected. */
+  #ring: (T | undefined)[];
+  #head = 0;
+  #count = 0;
   #skipped = 0;
   #waiter: ((item: QueueItem<T> | null) => void) | null = null;
   #closed = false;
 
   constructor(capacity: number) {
     this.capacity = Math.max(1, capacity);
+    this.#ring = new Array<T | undefined>(this.capacity);
   }
 
-  /** Adds an item, dropping the oldest when full. O(1) amortised; never blocks. */
+  /** Items waiting to be read. */
+  get size(): number {
+    return this.#count;
+  }
+
+  /** Adds an item, dropping the oldest when full. O(1); never blocks. */
   push(item: T): void {
     if (this.#closed) return;
     if (this.#waiter) {
@@ -34,11 +43,15 @@ export class BoundedQueue<T> {
       resolve({ type: "event", event: item });
       return;
     }
-    this.#items.push(item);
-    if (this.#items.length > this.capacity) {
-      this.#items.shift();
+    if (this.#count === this.capacity) {
+      // Full: the new item overwrites the oldest, which the reader will never see.
+      this.#ring[this.#head] = item;
+      this.#head = (this.#head + 1) % this.capacity;
       this.#skipped++;
+      return;
     }
+    this.#ring[(this.#head + this.#count) % this.capacity] = item;
+    this.#count++;
   }
 
   /** The next item; null once closed. */
@@ -48,7 +61,13 @@ export class BoundedQueue<T> {
       this.#skipped = 0;
       return Promise.resolve({ type: "lagged", skipped });
     }
-    if (this.#items.length) return Promise.resolve({ type: "event", event: this.#items.shift()! });
+    if (this.#count) {
+      const event = this.#ring[this.#head] as T;
+      this.#ring[this.#head] = undefined;
+      this.#head = (this.#head + 1) % this.capacity;
+      this.#count--;
+      return Promise.resolve({ type: "event", event });
+    }
     if (this.#closed) return Promise.resolve(null);
     return new Promise((resolve) => (this.#waiter = resolve));
   }
@@ -56,7 +75,9 @@ export class BoundedQueue<T> {
   /** Ends the queue; a pending read resolves null. */
   close(): void {
     this.#closed = true;
-    this.#items = [];
+    this.#ring.fill(undefined);
+    this.#head = 0;
+    this.#count = 0;
     const waiter = this.#waiter;
     this.#waiter = null;
     waiter?.(null);

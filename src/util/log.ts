@@ -8,6 +8,8 @@
  * @module
  */
 
+import { escapeControlChars, escapeJsonControls, hasControlChars } from "./control_chars.ts";
+
 /** Severity, lowest first. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -57,10 +59,18 @@ export interface LogHubOptions {
   now?: () => number;
 }
 
+/**
+ * A field value for a text line. Values from users (names, OpenUDS
+ * `client_name`) may hold terminal escapes: anything with a control
+ * character is quoted, and JSON escaping is extended to C1 and DEL so no
+ * raw control byte reaches the terminal.
+ */
 function formatValue(value: unknown): string {
-  if (typeof value === "string") return /^[^\s="]+$/.test(value) ? value : JSON.stringify(value);
-  if (value instanceof Error) return JSON.stringify(value.message);
-  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  if (typeof value === "string") {
+    return /^[^\s="]+$/.test(value) && !hasControlChars(value) ? value : escapeJsonControls(JSON.stringify(value));
+  }
+  if (value instanceof Error) return escapeJsonControls(JSON.stringify(value.message));
+  if (typeof value === "object" && value !== null) return escapeJsonControls(JSON.stringify(value));
   return String(value);
 }
 
@@ -131,12 +141,14 @@ export class LogHub {
     const seq = ++this.#seq;
     let line: string;
     if (this.#format === "json") {
-      line = JSON.stringify(
+      line = escapeJsonControls(JSON.stringify(
         { time: new Date(time).toISOString(), level, msg, ...fields },
         (_k, v) => v instanceof Error ? v.message : v,
-      );
+      ));
     } else {
-      let text = `${new Date(time).toISOString()} ${level.toUpperCase().padEnd(5)} ${msg}`;
+      // Messages may embed user text: escapes are shown, not obeyed (line breaks the caller meant stay).
+      const shown = escapeControlChars(msg);
+      let text = `${new Date(time).toISOString()} ${level.toUpperCase().padEnd(5)} ${shown}`;
       for (const [k, v] of Object.entries(fields)) {
         if (v !== undefined) text += ` ${k}=${formatValue(v)}`;
       }

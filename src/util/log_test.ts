@@ -1,4 +1,5 @@
 import { deepEqual, equal, match } from "node:assert/strict";
+import { hasControlChars } from "./control_chars.ts";
 import { LogHub } from "./log.ts";
 
 Deno.test("LogHub formats text lines with fields and filters by level", () => {
@@ -24,4 +25,28 @@ Deno.test("LogHub json format, child loggers, history and listeners", () => {
   deepEqual(hub.history().map((r) => r.msg), ["two", "three"]);
   match(hub.history()[0]!.line, /"err":"boom"/);
   match(hub.history()[0]!.line, /"room":"r1"/);
+});
+
+Deno.test("LogHub text lines quote and escape control characters from user values", () => {
+  const lines: string[] = [];
+  const hub = new LogHub({ sink: (l) => lines.push(l), now: () => Date.UTC(2026, 0, 1) });
+  const log = hub.logger();
+  // An OpenUDS client_name or player name that tries to drive the terminal: ESC, one-byte CSI, BEL, DEL.
+  log.info("client connected", { client: "evil\x1b]0;owned\x07", name: "x\x9b2J", del: "a\x7fb", plain: "ok" });
+  log.info("hello \x1b[2Jthere\nsecond line");
+  equal(
+    lines[0],
+    "2026-01-01T00:00:00.000Z INFO  client connected " +
+      'client="evil\\u001b]0;owned\\u0007" name="x\\u009b2J" del="a\\u007fb" plain=ok',
+  );
+  equal(lines[1], "2026-01-01T00:00:00.000Z INFO  hello \\x1b[2Jthere\nsecond line");
+  for (const line of lines) equal(hasControlChars(line.replace("\n", "")), false, JSON.stringify(line));
+});
+
+Deno.test("LogHub json lines escape C1 controls too", () => {
+  const lines: string[] = [];
+  const hub = new LogHub({ format: "json", sink: (l) => lines.push(l) });
+  hub.logger().info("named", { name: "a\x9bb\x1bc" });
+  equal(hasControlChars(lines[0]!), false);
+  equal((JSON.parse(lines[0]!) as { name: string }).name, "a\x9bb\x1bc");
 });
