@@ -117,7 +117,7 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
   const log = logs.logger();
   for (const warning of loaded.warnings) log.warn(warning);
   const upstream = new Upstream({ baseUrl: config.game_api_endpoint, clock });
-  const bus = new EventBus(() => clock.now());
+  const bus = new EventBus(() => clock.now(), { log });
   const persistence = new Persistence({ config, clock, log, bus });
   const server = new GameServer({
     config,

@@ -54,7 +54,12 @@ export function runtimeReport(s: ConsoleServices, commands: number): RuntimeRepo
     upstream: typeof upstream.stats === "function"
       ? { available: true, stats: upstream.stats() }
       : { available: false, reason: "this upstream client keeps no statistics" },
-    events: { sequence: bus.seq, published: bus.published, subscribers: bus.subscriberCount },
+    events: {
+      sequence: bus.seq,
+      published: bus.published,
+      subscribers: bus.subscriberCount,
+      listener_failures: bus.listenerFailures,
+    },
     schema: store
       ? { source: "persistence", version: s.deps.schemaVersion ?? null }
       : { source: "none", version: null, note: "no database in memory-only mode" },

@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { Logger } from "../util/log.ts";
 import type { DomainEvent, DomainEventInput, DomainEventKind } from "./types.ts";
 import { TELEMETRY_KINDS } from "./types.ts";
 
@@ -131,10 +132,23 @@ export class EventBus {
   #listeners = new Set<(event: DomainEvent) => void>();
   #telemetryListeners = new Set<(event: DomainEvent) => void>();
   #published = 0;
+  #listenerFailures = 0;
+  /** Event kinds whose listener failure was logged already (bounded by the number of kinds). */
+  #failureLogged = new Set<DomainEventKind>();
+  #log: Logger | null;
 
-  /** `now` stamps event times (inject the server clock). */
-  constructor(now: () => number = Date.now) {
+  /**
+   * `now` stamps event times (inject the server clock); `log` reports the
+   * first listener failure of each event kind.
+   */
+  constructor(now: () => number = Date.now, options: { log?: Logger } = {}) {
     this.#now = now;
+    this.#log = options.log ?? null;
+  }
+
+  /** Listener calls that threw since start (contained by {@link publish}; shown in the runtime report). */
+  get listenerFailures(): number {
+    return this.#listenerFailures;
   }
 
   /** Last sequence number assigned. */
@@ -170,8 +184,27 @@ export class EventBus {
     if (specific) { for (const sub of specific) if (!sub.filter || sub.filter(event)) sub.push(event); }
     const telemetry = TELEMETRY_KINDS.has(event.kind);
     if (!telemetry) { for (const sub of this.#defaults) if (!sub.filter || sub.filter(event)) sub.push(event); }
-    for (const listener of telemetry ? this.#telemetryListeners : this.#listeners) listener(event);
+    for (const listener of telemetry ? this.#telemetryListeners : this.#listeners) {
+      // Publishing happens in the middle of applying a room transition: a
+      // throwing listener must not abort the command that published.
+      try {
+        listener(event);
+      } catch (error) {
+        this.#listenerFailed(event.kind, error);
+      }
+    }
     return event;
+  }
+
+  #listenerFailed(kind: DomainEventKind, error: unknown): void {
+    this.#listenerFailures++;
+    // Once per kind: a listener that always throws would otherwise log on every event.
+    if (this.#failureLogged.has(kind)) return;
+    this.#failureLogged.add(kind);
+    this.#log?.error("event listener failed; later failures for this event type are only counted", {
+      event: kind,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 
   /** A pull subscription with a bounded buffer. */
@@ -195,7 +228,8 @@ export class EventBus {
    * A synchronous listener called for every event, telemetry (touches,
    * judges) included only when asked for: it is by far the busiest traffic,
    * and `wants()` lets the relay skip building events nobody reads. The
-   * listener must be quick and must not throw; for in-process bookkeeping only.
+   * listener must be quick; an error it throws is counted and logged, never
+   * passed to the publisher. For in-process bookkeeping only.
    */
   listen(fn: (event: DomainEvent) => void, options: { telemetry?: boolean } = {}): () => void {
     this.#listeners.add(fn);

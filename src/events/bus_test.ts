@@ -1,5 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { EventBus } from "./bus.ts";
+import { LogHub } from "../util/log.ts";
 import type { DomainEventInput } from "./types.ts";
 
 const online = (user: number): DomainEventInput => ({
@@ -95,4 +96,41 @@ Deno.test("filters apply at publish time and listeners see everything", () => {
   deepEqual(seen, ["user.online", "user.online"]);
   stop();
   onlyEven.close();
+});
+
+Deno.test("a throwing listener is contained: later listeners and subscribers still get the event, failures are counted and logged once per type", () => {
+  const logged: { msg: string; fields: Record<string, unknown> }[] = [];
+  const logs = new LogHub({ level: "debug", sink: () => {} });
+  const log = logs.logger();
+  const capture: typeof log = {
+    ...log,
+    error: (msg, fields = {}) => void logged.push({ msg, fields: fields as Record<string, unknown> }),
+  };
+  const bus = new EventBus(() => 0, { log: capture });
+  const sub = bus.subscribe();
+  const seen: number[] = [];
+  bus.listen(() => {
+    throw new Error("boom");
+  });
+  bus.listen((e) => {
+    if (e.kind === "user.online") seen.push(e.user);
+  });
+  // publish returns normally: the publisher (a command handler) is not aborted.
+  equal(bus.publish(online(1)).seq, 1);
+  bus.publish(online(2));
+  bus.publish({ kind: "user.offline", user: 2, name: "u2" });
+  deepEqual(seen, [1, 2]);
+  equal(sub.size, 3);
+  equal(bus.listenerFailures, 3);
+  deepEqual(logged.map((l) => [l.fields.event, l.fields.error]), [["user.online", "boom"], ["user.offline", "boom"]]);
+  sub.close();
+});
+
+Deno.test("a throwing telemetry listener is contained too", () => {
+  const bus = new EventBus(() => 0);
+  bus.listen(() => {
+    throw new TypeError("bad frame");
+  }, { telemetry: true });
+  bus.publish(touches(1));
+  equal(bus.listenerFailures, 1);
 });
