@@ -3,9 +3,12 @@
  * start with a clear message"). PGlite has no cross-process lock and two
  * writers silently lose rows (platform.md §4); the journal would interleave
  * too. The lock file `chorus.lock` is created exclusively and holds the
- * owner's PID, host and process start time. A lock whose process is gone
- * (or whose PID now belongs to a process started at another time) is stale
- * and is taken over with a log line.
+ * owner's PID, host, boot id and process start time. A lock whose process
+ * is gone (or whose PID now belongs to a process started at another time,
+ * or was written before the last reboot) is stale and is taken over with a
+ * log line. That includes a lock carrying this process's own PID: after a
+ * crash, a container restarts with the same PID (1) and hostname, and only
+ * the start time tells the old process from this one.
  *
  * @module
  */
@@ -19,6 +22,8 @@ export interface LockInfo {
   readonly host: string;
   /** Process start time in clock ticks since boot (Linux `/proc/<pid>/stat` field 22), when known. */
   readonly start: string | null;
+  /** Kernel boot id (Linux `/proc/sys/kernel/random/boot_id`), when known; absent in older lock files. */
+  readonly boot?: string | null;
   readonly at: number;
 }
 
@@ -47,6 +52,15 @@ function processStart(pid: number | "self"): string | null | undefined {
   return fields[19] ?? null;
 }
 
+/** This boot's id, or null when unknown. */
+function bootId(): string | null {
+  try {
+    return Deno.readTextFileSync("/proc/sys/kernel/random/boot_id").trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 function hostname(): string {
   try {
     return Deno.hostname();
@@ -58,8 +72,11 @@ function hostname(): string {
 /** True when the owner recorded in `info` may still be running. */
 function ownerAlive(info: LockInfo): boolean {
   if (info.host !== hostname()) return true; // Cannot see processes of another host.
-  if (info.pid === Deno.pid) return true;
-  const start = processStart(info.pid);
+  const boot = bootId();
+  // Written before a reboot: no process of that boot runs any more.
+  if (info.boot && boot && info.boot !== boot) return false;
+  // Our own PID says nothing by itself: compare the start time like any other (a restart reusing the PID).
+  const start = processStart(info.pid === Deno.pid ? "self" : info.pid);
   if (start === undefined) return false;
   if (start === null || info.start === null) return true;
   return start === info.start;
@@ -88,7 +105,13 @@ export class DataDirLock {
   /** Takes the lock of `dir` (which must exist) or throws a `locked` {@link PersistenceError}. */
   static acquire(dir: string, log: Logger, now: number): DataDirLock {
     const path = `${dir}/${LOCK_FILE}`;
-    const info: LockInfo = { pid: Deno.pid, host: hostname(), start: processStart("self") ?? null, at: now };
+    const info: LockInfo = {
+      pid: Deno.pid,
+      host: hostname(),
+      start: processStart("self") ?? null,
+      boot: bootId(),
+      at: now,
+    };
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const file = Deno.openSync(path, { write: true, createNew: true });

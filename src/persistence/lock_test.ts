@@ -58,3 +58,38 @@ Deno.test("data dir lock refuses a lock held on another host", async () => {
   assert.throws(() => DataDirLock.acquire(dir, log, Date.now()), /in use by process 4242 on host "elsewhere"/);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("data dir lock takes over a lock with this process's PID but another start time (restart as PID 1)", async () => {
+  const dir = await Deno.makeTempDir();
+  const { log, logs } = quiet();
+  // A crashed earlier run that had the same PID and hostname (a container restarted: PID 1 again).
+  const stale = { pid: Deno.pid, host: Deno.hostname(), start: "1", at: 1 };
+  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify(stale));
+  const lock = DataDirLock.acquire(dir, log, Date.now());
+  assert.equal(lock.info.pid, Deno.pid);
+  assert.notEqual(lock.info.start, "1");
+  const line = logs.history().find((r) => r.msg === "taking over a stale data_dir lock");
+  assert.equal(line?.fields.stale_pid, Deno.pid);
+  const written = JSON.parse(await Deno.readTextFile(`${dir}/${LOCK_FILE}`));
+  assert.equal(written.start, lock.info.start, "the lock file now holds this run's start time");
+  // The lock this process holds now still refuses a second owner in the same process.
+  assert.throws(() => DataDirLock.acquire(dir, log, Date.now()), /in use by process \d+ \(this process\)/);
+  lock.release();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("data dir lock treats a lock written before the last reboot as stale", async () => {
+  const dir = await Deno.makeTempDir();
+  const { log } = quiet();
+  const boot = await Deno.readTextFile("/proc/sys/kernel/random/boot_id").then((s) => s.trim(), () => null);
+  if (boot === null) return; // No boot id on this system: the start time alone decides.
+  // PID 1 is alive and its start time matches, but the lock was written in another boot.
+  const start = (await Deno.readTextFile("/proc/1/stat")).split(") ")[1]!.split(" ")[19]!;
+  const other = { pid: 1, host: Deno.hostname(), start, boot: "00000000-0000-0000-0000-000000000000", at: 1 };
+  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify(other));
+  DataDirLock.acquire(dir, log, Date.now()).release();
+  // The same lock in this boot belongs to a live process: refused.
+  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify({ ...other, boot }));
+  assert.throws(() => DataDirLock.acquire(dir, log, Date.now()), /in use by process 1 /);
+  await Deno.remove(dir, { recursive: true });
+});
