@@ -10,9 +10,11 @@ let timer = null;
 
 async function api(method, path, body) {
   const init = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
+  if (method !== "GET") {
+    // The server's CSRF guard refuses a POST that is not JSON-typed (415), so
+    // every state change carries a JSON body, `{}` when there is nothing to say.
     init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = JSON.stringify(body === undefined ? {} : body);
   }
   const res = await fetch(`/admin/api/${path}`, init);
   let data = null;
