@@ -9,7 +9,7 @@
  * @module
  */
 
-import { normalizeIp } from "../server/mod.ts";
+import { canonicalIp } from "../net/mod.ts";
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const IPV6 = /^[0-9A-Fa-f:.]{2,45}$/;
@@ -24,8 +24,9 @@ export function parseIp(text: string): string | null {
   } else if (/^[\d.]+:\d+$/.test(s)) {
     s = s.slice(0, s.lastIndexOf(":"));
   }
+  // One canonical form (RFC 5952), as for game connections: bans compare strings.
   if (IPV4.test(s)) return s;
-  if (s.includes(":") && IPV6.test(s)) return normalizeIp(s.toLowerCase());
+  if (s.includes(":") && IPV6.test(s)) return canonicalIp(s);
   return null;
 }
 

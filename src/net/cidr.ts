@@ -54,6 +54,46 @@ export function parseIp(text: string): IpBytes | null {
   return out;
 }
 
+/** True for `::ffff:0:0/96`, the IPv4-mapped block. */
+function isV4Mapped(bytes: IpBytes): boolean {
+  for (let i = 0; i < 10; i++) if (bytes[i] !== 0) return false;
+  return bytes[10] === 0xff && bytes[11] === 0xff;
+}
+
+/**
+ * The one text form of an address (RFC 5952 §4): IPv4-mapped addresses as
+ * dotted IPv4, IPv6 in lower case without leading zeros, the longest run of
+ * two or more zero groups (the first of equal runs) written `::`. Bans, rate
+ * limits and IP history compare addresses as strings, so every address that
+ * enters the system goes through this.
+ */
+export function formatIp(bytes: IpBytes): string {
+  if (isV4Mapped(bytes)) return `${bytes[12]}.${bytes[13]}.${bytes[14]}.${bytes[15]}`;
+  const groups: number[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((bytes[i]! << 8) | bytes[i + 1]!);
+  let bestAt = -1;
+  let bestLen = 1; // RFC 5952 §4.2.2: a single zero group is not compressed.
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLen) [bestAt, bestLen] = [i, j - i];
+    i = j;
+  }
+  const hex = (gs: number[]) => gs.map((g) => g.toString(16)).join(":");
+  if (bestAt < 0) return hex(groups);
+  return `${hex(groups.slice(0, bestAt))}::${hex(groups.slice(bestAt + bestLen))}`;
+}
+
+/** The canonical form ({@link formatIp}) of an address text, or null when it is not an address. */
+export function canonicalIp(text: string): string | null {
+  const bytes = parseIp(text.trim());
+  return bytes ? formatIp(bytes) : null;
+}
+
 /** A parsed CIDR block. */
 export interface Cidr {
   readonly text: string;

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { formatIp, parseIp } from "./cidr.ts";
+
 /** The 12-byte v2 signature. */
 export const V2_SIGNATURE = new Uint8Array([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
 const V1_PREFIX = new TextEncoder().encode("PROXY ");
@@ -47,13 +49,20 @@ function parseV1(bytes: Uint8Array): ProxyParse {
   }
   const port = Number(parts[4]);
   if (!/^\d{1,5}$/.test(parts[4]!) || port > 65535) return { kind: "invalid", reason: "malformed v1 source port" };
-  return { kind: "header", length: end + 2, source: { ip: parts[2]!, port } };
+  // The address becomes the ban, rate-limit and history key: anything that is
+  // not an address of the announced family makes the header malformed.
+  const source = v1Address(parts[2]!, parts[1]);
+  if (!source || !v1Address(parts[3]!, parts[1])) return { kind: "invalid", reason: "malformed v1 address" };
+  return { kind: "header", length: end + 2, source: { ip: source, port } };
 }
 
-function hex16(bytes: Uint8Array, at: number): string {
-  const groups: string[] = [];
-  for (let i = 0; i < 16; i += 2) groups.push(((bytes[at + i]! << 8) | bytes[at + i + 1]!).toString(16));
-  return groups.join(":");
+/** The canonical form of a v1 address of `family`, or null (no brackets, zones or other family). */
+function v1Address(text: string, family: "TCP4" | "TCP6"): string | null {
+  if (!/^[0-9A-Fa-f.:]+$/.test(text)) return null;
+  const isV4 = !text.includes(":");
+  if (isV4 !== (family === "TCP4")) return null;
+  const bytes = parseIp(text);
+  return bytes ? formatIp(bytes) : null;
 }
 
 function parseV2(bytes: Uint8Array): ProxyParse {
@@ -75,7 +84,9 @@ function parseV2(bytes: Uint8Array): ProxyParse {
     };
   }
   if (family === 2 && length >= at + 36) {
-    return { kind: "header", length, source: { ip: hex16(bytes, at), port: (bytes[at + 32]! << 8) | bytes[at + 33]! } };
+    // Canonical text (RFC 5952; IPv4-mapped as dotted IPv4), as every address in the system.
+    const ip = formatIp(bytes.subarray(at, at + 16));
+    return { kind: "header", length, source: { ip, port: (bytes[at + 32]! << 8) | bytes[at + 33]! } };
   }
   return { kind: "header", length, source: null };
 }

@@ -8,6 +8,7 @@
  */
 
 import type { LocalText } from "../l10n/mod.ts";
+import { canonicalIp } from "../net/mod.ts";
 import { closeRoom as closeRoomTransition, leaveRoom, type Room } from "../room/mod.ts";
 import { AdminRooms } from "./admin_rooms.ts";
 import type { ServerCore, User } from "./core.ts";
@@ -92,8 +93,10 @@ export class Admin {
   }
 
   /** Bans an address; online users connected from it are disconnected. Returns how many. */
-  banIp(ip: string, reason = ""): number {
+  banIp(address: string, reason = ""): number {
     const core = this.#core;
+    // Sessions carry canonical addresses: `2001:db8:0::5` must ban `2001:db8::5`.
+    const ip = canonicalIp(address) ?? address;
     core.bans.banIp({ ip, reason, banned_at: core.ctx.clock.now() });
     const hit = [...core.sessions].filter((s) => s.ip === ip && s.userId !== null).map((s) =>
       core.users.get(s.userId!)
@@ -108,7 +111,7 @@ export class Admin {
 
   /** Lifts an address ban. */
   unbanIp(ip: string): boolean {
-    return this.#core.bans.unbanIp(ip);
+    return this.#core.bans.unbanIp(canonicalIp(ip) ?? ip);
   }
 
   /** Addresses a user connected from, newest first. */

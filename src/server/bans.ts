@@ -7,6 +7,13 @@
  * @module
  */
 
+import { canonicalIp } from "../net/cidr.ts";
+
+/** The key of an address: its canonical text, so every spelling of one address matches. */
+function ipKey(ip: string): string {
+  return canonicalIp(ip) ?? ip;
+}
+
 /** A banned user. */
 export interface UserBan {
   readonly user_id: number;
@@ -51,13 +58,14 @@ export class MemoryBanList implements BanList {
     return [...this.#users.values()].sort((a, b) => a.user_id - b.user_id);
   }
   ipBan(ip: string): IpBan | undefined {
-    return this.#ips.get(ip);
+    return this.#ips.get(ipKey(ip));
   }
   banIp(ban: IpBan): void {
-    this.#ips.set(ban.ip, ban);
+    const ip = ipKey(ban.ip);
+    this.#ips.set(ip, ip === ban.ip ? ban : { ...ban, ip });
   }
   unbanIp(ip: string): boolean {
-    return this.#ips.delete(ip);
+    return this.#ips.delete(ipKey(ip));
   }
   ipBans(): IpBan[] {
     return [...this.#ips.values()].sort((a, b) => a.ip.localeCompare(b.ip));

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
+import { canonicalIp, CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
 import { Session, type SessionHooks, type Transport } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import { dispatch } from "./commands.ts";
@@ -23,9 +23,13 @@ const SWEEP_INTERVAL_MS = 1000;
 /** Time a trusted proxy has to send its PROXY header (spec 3 §4.1). */
 const PROXY_HEADER_TIMEOUT_MS = 3000;
 
-/** Normalizes `::ffff:1.2.3.4` (IPv4 on a dual-stack socket) to `1.2.3.4`. */
+/**
+ * The canonical text of a client address (`canonicalIp`: RFC 5952, and
+ * `::ffff:1.2.3.4` from a dual-stack socket as `1.2.3.4`); text that is not
+ * an address is kept as it is.
+ */
 export function normalizeIp(ip: string): string {
-  return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
+  return canonicalIp(ip) ?? ip;
 }
 
 /** A running game server. */
