@@ -12,6 +12,7 @@
 
 import { startApp } from "./src/app.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
+import { suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
 import { devToken, serveDevApi } from "./src/upstream/mod.ts";
 
@@ -85,6 +86,18 @@ async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[]): Pro
   }
 }
 
+/** Options `main` itself understands; any other `--…` left over is not a configuration key either. */
+const FRONT_END_OPTIONS = new Set(["--tui", "--no-cli", "--help", "-h"]);
+
+/** The first leftover argument that looks like an option but is none (everything after `--` is positional). */
+function unknownOption(rest: readonly string[]): string | null {
+  for (const arg of rest) {
+    if (arg === "--") return null;
+    if (arg.startsWith("-") && arg.length > 1 && !FRONT_END_OPTIONS.has(arg)) return arg;
+  }
+  return null;
+}
+
 async function main(args: string[]): Promise<number> {
   // The load generator has its own options (--port, --duration, …): not configuration keys.
   if (args[0] === "load") return await runLoad(args.slice(1));
@@ -93,6 +106,8 @@ async function main(args: string[]): Promise<number> {
     loaded = loadConfig({ args });
   } catch (error) {
     if (error instanceof ConfigError) {
+      // Warnings (unknown keys, …) often explain the failure: show them first.
+      for (const warning of error.warnings) console.error(`! ${warning}`);
       console.error(error.message);
       return EXIT.config;
     }
@@ -100,6 +115,12 @@ async function main(args: string[]): Promise<number> {
   }
   // Front-end flags of `start`/`dev` (not configuration keys).
   const flags: StartFlags = { tui: loaded.rest.includes("--tui"), console: !loaded.rest.includes("--no-cli") };
+  const unknown = unknownOption(loaded.rest);
+  if (unknown) {
+    const near = suggestFlag(unknown);
+    console.error(`unknown option ${unknown.split("=")[0]}${near ? `; did you mean ${near}?` : ""}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
   const [command = "start", ...extra] = loaded.rest.filter((a) => a !== "--tui" && a !== "--no-cli");
   if (command === "help" || command === "--help" || command === "-h") {
     print(USAGE);

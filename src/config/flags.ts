@@ -9,7 +9,7 @@
  */
 
 import { assignText, emptyLayer, isBooleanWord, type LayerResult } from "./coerce.ts";
-import { keyByFlag, type KeyInfo } from "./keys.ts";
+import { keyByFlag, type KeyInfo, LEAF_KEYS } from "./keys.ts";
 import { isSecretPath } from "./mask.ts";
 import type { ConfigSource } from "./sources.ts";
 
@@ -87,4 +87,46 @@ export function parseFlags(args: readonly string[]): FlagResult {
     }
   }
   return { ...out, configPath, rest };
+}
+
+/** A flag name compared loosely: lower case, with `_` and `.` read as `-` (`--openuds-enabled` ≈ `--openuds.enabled`). */
+function looseName(flag: string): string {
+  return flag.replace(/^--/, "").toLowerCase().replace(/[_.]/g, "-");
+}
+
+/** Edit distance counting an adjacent transposition as one edit (`prot` → `port` is 1). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The configuration flag nearest to an unknown one (a typo, or `-` written
+ * for the `.` of a nested key), or null when nothing is close enough to be a
+ * useful suggestion. `--no-<x>` is matched against boolean keys as `--no-<key>`.
+ */
+export function suggestFlag(flag: string): string | null {
+  const name = flag.split("=")[0]!;
+  const negated = name.startsWith("--no-");
+  const target = looseName(negated ? "--" + name.slice(5) : name);
+  const candidates = [
+    ...LEAF_KEYS.filter((k) => !negated || k.kind === "boolean").map((k) => k.flag),
+    ...(negated ? [] : [CONFIG_FLAG]),
+  ];
+  let best: string | null = null;
+  let bestDistance = Math.max(1, Math.floor(target.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(target, looseName(candidate));
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best && negated ? "--no-" + best.slice(2) : best;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseFlags } from "./flags.ts";
+import { parseFlags, suggestFlag } from "./flags.ts";
 
 /** `path=value` pairs of the assignments, for compact assertions. */
 function values(args: string[]): Record<string, unknown> {
@@ -99,4 +99,18 @@ Deno.test("parseFlags stops at --", () => {
   const result = parseFlags(["--port=1", "--", "--port=2"]);
   assert.deepEqual(values(["--port=1", "--", "--port=2"]), { port: 1 });
   assert.deepEqual(result.rest, ["--", "--port=2"]);
+});
+
+Deno.test("suggestFlag names the nearest configuration flag, or nothing", async (t) => {
+  const cases: [string, string | null][] = [
+    ["--prot", "--port"],
+    ["--openuds-enabled", "--openuds.enabled"],
+    ["--OPENUDS_SOCKET_PATH", "--openuds.socket-path"],
+    ["--http-prot=5", "--http-port"],
+    ["--confg", "--config"],
+    ["--no-chat-enabeld", "--no-chat-enabled"],
+    ["--completely-unrelated-thing", null],
+    ["--x", null],
+  ];
+  for (const [flag, expected] of cases) await t.step(flag, () => assert.equal(suggestFlag(flag), expected));
 });
