@@ -65,9 +65,33 @@ Deno.test("http plugin routes: registered at run time, any method, params, query
       equal(h.http.routes.list().filter((r) => r.pattern === "/api/hello/:who").length, 1);
       deepEqual((await h.json("/api/hello/x")).body, "hi x");
     });
-    await t.step("built-in routes are not shadowed", async () => {
-      h.http.routes.register("/api/rooms", () => ({ ok: true, value: "plugin" }));
+    await t.step("paths a built-in route answers are refused, not silently shadowed", async () => {
+      throws(() => h.http.routes.register("/api/rooms", () => ({ ok: true, value: "plugin" })), {
+        name: "RangeError",
+        message: 'Cannot register route "/api/rooms": the built-in route "/api/rooms" answers that path first',
+      });
+      throws(
+        () => h.http.routes.register("/api/rooms/leaderboard", () => ({ ok: true, value: "plugin" })),
+        /the built-in route "\/api\/rooms\/:name" answers that path first/,
+      );
+      throws(
+        () => h.http.streams.register({ path: "/api/events", events: [], translate: () => null }),
+        /Cannot register stream "\/api\/events": the built-in route "\/api\/events"/,
+      );
       deepEqual((await h.json("/api/rooms")).body, { rooms: [], player_count: 0, total_players: 0 });
+      deepEqual((await h.json("/api/rooms/leaderboard")).body, { error: "room not found: leaderboard", code: 404 });
+      const events = await h.http.request("/api/events", { method: "HEAD" });
+      equal(events.headers.get("content-type"), "text/event-stream; charset=utf-8");
+    });
+    await t.step("a pattern only partly answered by built-ins is served where they do not answer", async () => {
+      h.http.routes.register("/api/rooms/:room/leaderboard", (req) => ({ ok: true, value: req.named.room }));
+      deepEqual((await h.json("/api/rooms/abc/leaderboard")).body, "abc");
+      // `/api/rooms/info/<name>` stays the profile R lookup (docs/http.md collision rule).
+      deepEqual((await h.json("/api/rooms/info/leaderboard")).body, {
+        error: "room not found: leaderboard",
+        code: 404,
+      });
+      equal(h.http.routes.unregister("/api/rooms/:room/leaderboard"), true);
     });
     await t.step("unloading the plugin removes its routes", async () => {
       equal(h.http.routes.unregisterOwner("test-plugin"), 2);

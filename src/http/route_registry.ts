@@ -4,10 +4,14 @@
  * the handler (parameter names aside: `/a/:x` and `/a/{y}` are the same
  * path); lookups happen per request, so new routes work at once, with
  * no restart. Path parameters may be written `:p`, `{p}` or `<p>`
- * (extended.md §2.18); any method reaches the handler.
+ * (extended.md §2.18); any method reaches the handler. A path a built-in
+ * route answers in full (`/api/rooms/leaderboard` is `/api/rooms/:name`)
+ * is refused: the route could never be reached.
  *
  * @module
  */
+
+import { BASIC_STREAM_RESERVED, BUILTIN_ROUTES, shadowingBuiltin } from "./builtin_routes.ts";
 
 /** What a plugin route handler receives. */
 export interface PluginRequest {
@@ -94,15 +98,26 @@ function compile(pattern: string, owner: string, handler: PluginRouteHandler): C
 export class RouteRegistry {
   readonly #routes = new Map<string, Compiled>();
   readonly #limit: number;
+  readonly #builtins: readonly string[];
 
-  /** At most `limit` routes (default 1024). */
-  constructor(limit = 1024) {
+  /** At most `limit` routes (default 1024); `builtins` are the host's routes a plugin may not shadow. */
+  constructor(limit = 1024, builtins: readonly string[] = [...BUILTIN_ROUTES, BASIC_STREAM_RESERVED]) {
     this.#limit = limit;
+    this.#builtins = builtins;
   }
 
-  /** Registers (or replaces) a route; returns the normalized pattern. */
+  /**
+   * Registers (or replaces) a route; returns the normalized pattern. Throws a
+   * RangeError when a built-in route answers every path the pattern matches.
+   */
   register(path: string, handler: PluginRouteHandler, owner = "plugin"): string {
     const pattern = normalizeRoutePath(path);
+    const builtin = shadowingBuiltin(pattern, this.#builtins);
+    if (builtin) {
+      throw new RangeError(
+        `Cannot register route "${pattern}": the built-in route "${builtin}" answers that path first`,
+      );
+    }
     const key = routeKey(pattern);
     if (!this.#routes.has(key) && this.#routes.size >= this.#limit) {
       throw new RangeError(`Cannot register route "${pattern}": the limit of ${this.#limit} routes is reached`);

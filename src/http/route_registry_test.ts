@@ -13,16 +13,16 @@ Deno.test("normalizeRoutePath adds the leading slash and writes every parameter 
 
 Deno.test("RouteRegistry matches literals before parameters and decodes parameters", () => {
   const r = new RouteRegistry();
-  r.register("/api/:kind/list", ok("param"));
-  r.register("/api/rooms/list", ok("literal"));
-  r.register("/api/rooms/:id", ok("id"));
-  equal(r.match("/api/rooms/list")?.route.pattern, "/api/rooms/list");
-  equal(r.match("/api/users/list")?.route.pattern, "/api/:kind/list");
-  deepEqual(r.match("/api/rooms/a%2Fb")?.params, ["a/b"]);
-  deepEqual(r.match("/api/rooms/x")?.named, { id: "x" });
-  equal(r.match("/api/rooms/"), null);
-  equal(r.match("/api/rooms"), null);
-  equal(r.match("/api/rooms/x/y"), null);
+  r.register("/p/:kind/list", ok("param"));
+  r.register("/p/rooms/list", ok("literal"));
+  r.register("/p/rooms/:id", ok("id"));
+  equal(r.match("/p/rooms/list")?.route.pattern, "/p/rooms/list");
+  equal(r.match("/p/users/list")?.route.pattern, "/p/:kind/list");
+  deepEqual(r.match("/p/rooms/a%2Fb")?.params, ["a/b"]);
+  deepEqual(r.match("/p/rooms/x")?.named, { id: "x" });
+  equal(r.match("/p/rooms/"), null);
+  equal(r.match("/p/rooms"), null);
+  equal(r.match("/p/rooms/x/y"), null);
 });
 
 Deno.test("RouteRegistry replaces the same path, removes by path or owner, and is bounded", () => {
@@ -37,4 +37,21 @@ Deno.test("RouteRegistry replaces the same path, removes by path or owner, and i
   equal(r.unregister("/a/<z>"), false);
   equal(r.unregisterOwner("p1"), 1);
   deepEqual(r.list(), []);
+});
+
+Deno.test("RouteRegistry refuses a path a built-in route answers in full", () => {
+  const r = new RouteRegistry();
+  throws(() => r.register("/api/rooms/leaderboard", ok(1)), {
+    name: "RangeError",
+    message:
+      'Cannot register route "/api/rooms/leaderboard": the built-in route "/api/rooms/:name" answers that path first',
+  });
+  throws(() => r.register("api/rooms/{room}", ok(1)), /"\/api\/rooms\/:name"/);
+  throws(() => r.register("/api/rooms/listen", ok(1)), /"\/api\/rooms\/listen"/);
+  throws(() => r.register("/admin/api/x", ok(1)), /"\/admin\/\*\*"/);
+  equal(r.list().length, 0);
+  // A pattern only partly answered by built-ins is accepted.
+  equal(r.register("/api/rooms/:room/leaderboard", ok(2)), "/api/rooms/:room/leaderboard");
+  // A registry built with no built-ins (a plugin host's own listener) accepts anything.
+  equal(new RouteRegistry(8, []).register("/api/rooms/leaderboard", ok(3)), "/api/rooms/leaderboard");
 });

@@ -7,11 +7,14 @@
  *
  * The profile R stream `/api/rooms/listen` is itself an entry here (rule 3),
  * registered by the host with `ready: false` and `keepalive` events, so a
- * plugin can replace it.
+ * plugin can replace it. Any other path a built-in route answers
+ * (`/api/events`, `/api/rooms/<name>`, …) is refused: the built-in would be
+ * served instead.
  *
  * @module
  */
 
+import { shadowingBuiltin } from "./builtin_routes.ts";
 import { canonicalEventName, HUB_EVENT_NAMES, type HubEventName } from "./hub.ts";
 import { normalizeRoutePath } from "./route_registry.ts";
 
@@ -94,6 +97,10 @@ export class SseRegistry {
   register(spec: SseStreamSpec): string {
     const path = normalizeRoutePath(spec.path);
     if (path.includes("/:")) throw new RangeError(`Cannot register stream "${path}": streams take no path parameters`);
+    const builtin = shadowingBuiltin(path);
+    if (builtin) {
+      throw new RangeError(`Cannot register stream "${path}": the built-in route "${builtin}" answers that path first`);
+    }
     if (!this.#streams.has(path) && this.#streams.size >= this.#limit) {
       throw new RangeError(`Cannot register stream "${path}": the limit of ${this.#limit} streams is reached`);
     }

@@ -24,3 +24,19 @@ Deno.test("SseRegistry registers, replaces, filters and removes streams", () => 
   equal(r.unregisterOwner("p"), 2);
   equal(r.unregister("/y"), false);
 });
+
+Deno.test("SseRegistry refuses paths a built-in route answers, except the profile R stream", () => {
+  const r = new SseRegistry();
+  const translate = () => null;
+  throws(
+    () => r.register({ path: "/api/events", events: [], translate }),
+    {
+      name: "RangeError",
+      message: 'Cannot register stream "/api/events": the built-in route "/api/events" answers that path first',
+    },
+  );
+  throws(() => r.register({ path: "api/rooms/leaderboard", events: [], translate }), /"\/api\/rooms\/:name"/);
+  throws(() => r.register({ path: "/admin/stream", events: [], translate }), /"\/admin\/\*\*"/);
+  equal(r.register({ path: "/api/rooms/listen", events: [], translate }), "/api/rooms/listen");
+  equal(r.list().length, 1);
+});
