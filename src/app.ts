@@ -26,7 +26,7 @@ import {
   snapshotProblem,
 } from "./server/mod.ts";
 import { PendingApprovals, startOpenUds } from "./uds/mod.ts";
-import { Upstream } from "./upstream/mod.ts";
+import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
 import { type Logger, LogHub } from "./util/log.ts";
 import { systemRandom } from "./util/random.ts";
@@ -69,11 +69,28 @@ function durablePlaytime(p: Persistence): PlaytimeSource {
   };
 }
 
-/** Probes chart archives, sharing results between rooms for a few minutes (spec 3 §3.1 rule 5). */
+/**
+ * Probes chart archives, sharing results between rooms for a few minutes (spec 3 §3.1 rule 5).
+ * One cache per API endpoint: a room's endpoint override may serve other charts under the same ids.
+ */
 function chartProber(clock: Clock): ChartDurationResolver {
-  const cache = new ChartDurationCache({ clock });
-  return async (chartId, upstream) =>
-    (await resolveChartDuration(upstream as Upstream, chartId, { clock, cache })).audio.durationSecs;
+  const caches = new Map<string, ChartDurationCache>();
+  const cacheFor = (endpoint: string) => {
+    let cache = caches.get(endpoint);
+    if (!cache) {
+      cache = new ChartDurationCache({ clock });
+      caches.set(endpoint, cache);
+      // Bounded: the oldest endpoint's cache goes first.
+      for (const old of caches.keys()) if (caches.size > 16) caches.delete(old);
+    }
+    return cache;
+  };
+  return async (chartId, upstream, meta) => {
+    const api = upstream as Upstream;
+    // Metadata the selection already fetched spares a second `/chart/{id}`.
+    const chart = meta && "file" in meta ? meta as UpstreamChart : chartId;
+    return (await resolveChartDuration(api, chart, { clock, cache: cacheFor(api.baseUrl) })).audio.durationSecs;
+  };
 }
 
 /** Keeps snapshots of persistent rooms: saved on change (debounced by the store), deleted with the room. */

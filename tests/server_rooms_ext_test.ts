@@ -73,7 +73,9 @@ Deno.test("a probed chart duration sets the deadline: duration + offset, extende
   const b = mark(bob);
   await h.advance(240_000);
   await waitUntil(() => log(bob, b).includes("Message.GameEnd"), "settled at the deadline");
-  deepEqual(durations, [7]);
+  // Resolved at the selection, then again after settlement for the next round (spec 3 §3.1 rule 5).
+  await waitUntil(() => durations.length === 2, "re-resolved after settlement");
+  deepEqual(durations, [7, 7]);
   await h.close();
 });
 
@@ -96,6 +98,7 @@ Deno.test("late join: a prompt first, then joining again joins the running round
     "OnJoinRoom(200)",
     "Message.JoinRoom{user:200,name:Bob}",
     "JoinRoom(Ok)",
+    "Message.SelectChart{user:100,name:Lucky Seven,id:7}",
     "Message.Chat{user:0,content:A round is in progress; you will play from the next one.}",
   ]);
   const b = mark(bob);

@@ -9,8 +9,8 @@
 
 import type { LeaveReason } from "../events/mod.ts";
 import type { MessageKey } from "../l10n/mod.ts";
-import { type CreateOptions, newRoom } from "./machine.ts";
-import { assignHost, checkAllReady, leaveProcedure, settle, startPlaying } from "./procedures.ts";
+import { countdownAt, type CreateOptions, newRoom } from "./machine.ts";
+import { assignHost, checkAllReady, leaveProcedure, settle, startPlaying, unfinishedPlayers } from "./procedures.ts";
 import { Tx } from "./tx.ts";
 import { type ChartRef, type Room, type RoomCtx, SYSTEM_HOST, type Transition } from "./types.ts";
 import { findMember, roomData } from "./views.ts";
@@ -44,7 +44,7 @@ export function adminStart(room: Room, ctx: RoomCtx): Transition {
       phase: {
         kind: "wait",
         ready: host === null ? [] : [host],
-        countdownAt: ctx.now + ctx.timing.readyCountdownSecs * 1000,
+        countdownAt: countdownAt(room, ctx),
       },
     });
     tx.message({ type: "GameStart", user: host ?? 0 });
@@ -69,9 +69,9 @@ export function adminCancel(room: Room, ctx: RoomCtx): Transition {
     tx.updated({ state: "SelectingChart" });
     return tx.ok();
   }
-  const unfinished = room.players.filter((p) => !phase.results.has(p.id) && !phase.aborted.includes(p.id));
-  for (const p of unfinished) tx.message({ type: "Abort", user: p.id });
-  tx.set({ phase: { ...phase, aborted: [...phase.aborted, ...unfinished.map((p) => p.id)] } });
+  const unfinished = unfinishedPlayers(room);
+  for (const id of unfinished) tx.message({ type: "Abort", user: id });
+  tx.set({ phase: { ...phase, aborted: [...phase.aborted, ...unfinished] } });
   settle(tx);
   return tx.ok();
 }
@@ -123,7 +123,12 @@ export interface RoomFlags {
   apiEndpoint?: string | null;
 }
 
-/** Changes flags; lock and cycle are announced to the room as if the host had changed them. */
+/**
+ * Changes flags; lock and cycle are announced to the room as if the host had
+ * changed them. Hiding or showing a room at run time (spec 3 §2.1) looks
+ * like its deletion or creation to public consumers; switching tournament
+ * mode re-arms the ready countdown of a waiting round.
+ */
 export function setFlags(room: Room, flags: RoomFlags, ctx: RoomCtx): Transition {
   const tx = new Tx(room, ctx);
   if (flags.maxPlayers !== undefined && (!Number.isInteger(flags.maxPlayers) || flags.maxPlayers < 1)) {
@@ -139,11 +144,46 @@ export function setFlags(room: Room, flags: RoomFlags, ctx: RoomCtx): Transition
     tx.message({ type: "CycleRoom", cycle: flags.cycle });
     tx.updated({ cycle: flags.cycle });
   }
-  const { locked: _l, cycle: _c, ...rest } = flags;
+  const { locked: _l, cycle: _c, hidden, tournament, ...rest } = flags;
   const patch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Partial<Room>;
   // These flags are not part of the protocol's room data; no update event.
   if (Object.keys(patch).length) tx.set(patch);
+  if (tournament !== undefined && tournament !== room.tournament) setTournament(tx, tournament);
+  if (hidden !== undefined && hidden !== room.hidden) setHidden(tx, hidden);
   return tx.ok();
+}
+
+/**
+ * Tournament mode turns the automatic start off (spec 3 §2.1): a waiting
+ * round loses its countdown, and gets a fresh full one when the mode is
+ * switched off (the old one may be long past: the round would start at once).
+ */
+function setTournament(tx: Tx, on: boolean): void {
+  tx.set({ tournament: on });
+  const phase = tx.r.phase;
+  if (phase.kind !== "wait") return;
+  tx.set({ phase: { ...phase, countdownAt: on ? null : tx.ctx.now + tx.ctx.timing.readyCountdownSecs * 1000 } });
+}
+
+/**
+ * Public consumers (the streams' `isPublic`, the room monitor) never see a
+ * hidden room's events: hiding looks to them like the room's deletion and
+ * showing like its creation with full data. Both events are stamped
+ * `hidden: false`, so they pass the filters. The room-monitor wire has no
+ * deletion variant (protocol.md §3.5): it sees every player leave, as when a
+ * room empties.
+ */
+function setHidden(tx: Tx, hidden: boolean): void {
+  if (hidden) {
+    tx.event({ kind: "room.deleted" });
+    for (const p of tx.r.players) {
+      tx.effects.push({ t: "monitor", event: { type: "LeaveRoom", room: tx.r.id, user: p.id } });
+    }
+    tx.set({ hidden: true });
+  } else {
+    tx.set({ hidden: false });
+    tx.event({ kind: "room.created", by: null, data: roomData(tx.r) });
+  }
 }
 
 /** Selects a chart for the room on the operator's behalf (no host check). */

@@ -150,3 +150,39 @@ Deno.test("closeRoom takes everyone out, persistent or not, and deletes the room
   const empty = closeRoom(createEmptyRoom("e", c, { maxPlayers: 8, persistent: true }).room!, c);
   deepEqual(events(empty), ["room.deleted"]);
 });
+
+Deno.test("tournament mode clears a waiting round's countdown; switching it off arms a full new one", () => {
+  const c = makeCtx();
+  let r = createRoom("abc", A, c, { maxPlayers: 8 }).room!;
+  r = selectChart(joinRoom(r, B, c, { canMonitor: false }).room!, 1, { id: 7, name: "x" }, c).room!;
+  r = setFlags(r, { tournament: true }, c).room!;
+  r = requestStart(r, 1, c).room!;
+  equal(r.phase.kind === "wait" && r.phase.countdownAt, null, "no countdown when starting in tournament mode");
+  r = setFlags(r, { tournament: false }, c.at(500_000)).room!;
+  equal(r.phase.kind === "wait" && r.phase.countdownAt, 560_000);
+  equal(nextWake(r), 560_000);
+  r = setFlags(r, { tournament: true }, c.at(510_000)).room!;
+  equal(r.phase.kind === "wait" && r.phase.countdownAt, null);
+  equal(nextWake(r), null);
+});
+
+Deno.test("hiding and showing a room publish its deletion and creation as public events", () => {
+  const c = makeCtx();
+  const r = joinRoom(createRoom("abc", A, c, { maxPlayers: 8 }).room!, B, c, { canMonitor: false }).room!;
+  const hide = setFlags(r, { hidden: true }, c);
+  deepEqual(
+    hide.effects.filter((e) => e.t === "event" || e.t === "monitor").map((e) =>
+      e.t === "event"
+        ? [e.event.kind, "hidden" in e.event && e.event.hidden]
+        : [e.event.type, e.event.type === "LeaveRoom" && e.event.user]
+    ),
+    [["room.deleted", false], ["LeaveRoom", 1], ["LeaveRoom", 2]],
+  );
+  equal(hide.room!.hidden, true);
+  const show = setFlags(hide.room!, { hidden: false }, c);
+  const created = show.effects.find((e) => e.t === "event");
+  ok(created?.t === "event" && created.event.kind === "room.created");
+  equal(created.event.hidden, false);
+  deepEqual(created.event.data.users, [1, 2]);
+  deepEqual(events(setFlags(show.room!, { hidden: false }, c)), []);
+});

@@ -111,15 +111,35 @@ export function joinRoom(room: Room, user: Member, ctx: RoomCtx, options: JoinOp
   else tx.set({ players: [...room.players, member] });
   const phase = tx.r.phase;
   if (lateJoin && phase.kind === "play") {
+    // spec 3 §3.1 rule 6: a late joiner watches the round out; they are not
+    // one of its players, so they neither hold it up nor count as DNF.
     const progress = new Map(phase.progress).set(member.id, ctx.now + ctx.timing.progressIntervalSecs * 1000);
-    tx.set({ phase: { ...phase, aborted: [...phase.aborted, member.id], progress } });
+    tx.set({ phase: { ...phase, late: [...phase.late, member.id], progress } });
+  }
+  if (member.monitor && phase.kind === "wait") {
+    // protocol.md §5.6: phira-monitor sends Ready when it sees
+    // ChangeState(WaitingForReady), which a monitor joining mid-wait never
+    // receives; count it as ready so the round does not wait for the countdown.
+    tx.set({ phase: { ...phase, ready: [...phase.ready, member.id] } });
   }
   tx.membership(member.id, room.id, member.monitor);
   tx.event({ kind: "room.joined", user: member.id, name: member.name, monitor: member.monitor });
   tx.toRoom({ type: "OnJoinRoom", user: { id: member.id, name: member.name, monitor: member.monitor } });
   tx.message({ type: "JoinRoom", user: member.id, name: member.name });
   tx.effects.push({ t: "reply", result: { ok: true, value: joinResponse(tx.r) } });
-  // After the reply the joiner has room state: replay the chat history (spec 3 §2.1) …
+  // After the reply the joiner has room state. JoinRoom(Ok{WaitingForReady |
+  // Playing}) does not name the chart, and the official client panics on the
+  // StartPlaying / ChangeState(Playing) that follow unless it learned the
+  // chart (TeamFlos/phira-mp#33, protocol.md §5.5): repeat the selection to
+  // the joiner first, as the reconnect path does.
+  const chart = tx.r.chart;
+  if (chart && tx.r.phase.kind !== "select") {
+    tx.to([member.id], {
+      type: "Message",
+      message: { type: "SelectChart", user: tx.r.hostId ?? 0, name: chart.name, id: chart.id },
+    });
+  }
+  // Then replay the chat history (spec 3 §2.1) …
   for (const line of tx.r.chat) {
     tx.to([member.id], { type: "Message", message: { type: "Chat", user: line.user, content: line.content } });
   }
@@ -188,7 +208,7 @@ export function requestStart(room: Room, userId: number, ctx: RoomCtx): Transiti
   if (room.phase.kind !== "select") return tx.fail("invalid-state");
   if (!requireHost(tx, userId)) return tx.fail("only-host");
   if (!room.chart) return tx.fail("start-no-chart-selected");
-  tx.set({ phase: { kind: "wait", ready: [userId], countdownAt: ctx.now + ctx.timing.readyCountdownSecs * 1000 } });
+  tx.set({ phase: { kind: "wait", ready: [userId], countdownAt: countdownAt(room, ctx) } });
   tx.message({ type: "GameStart", user: userId });
   tx.toRoom({ type: "ChangeState", state: { type: "WaitingForReady" } });
   tx.updated({ state: "WaitingForReady" });
@@ -196,12 +216,21 @@ export function requestStart(room: Room, userId: number, ctx: RoomCtx): Transiti
   return tx.ok();
 }
 
+/** When a round entering WaitingForReady starts by itself: never in tournament mode (spec 3 §2.1). */
+export function countdownAt(room: Room, ctx: RoomCtx): number | null {
+  return room.tournament ? null : ctx.now + ctx.timing.readyCountdownSecs * 1000;
+}
+
 /** `Ready`: only meaningful while waiting; Ok and nothing otherwise. */
 export function ready(room: Room, userId: number, ctx: RoomCtx): Transition {
   const tx = new Tx(room, ctx);
   const phase = room.phase;
   if (phase.kind !== "wait") return tx.ok();
-  if (phase.ready.includes(userId)) return tx.fail("already-ready");
+  if (phase.ready.includes(userId)) {
+    // A monitor that joined mid-wait is counted ready already (see joinRoom);
+    // its tool's own Ready is then a harmless no-op, not an error.
+    return room.monitors.some((m) => m.id === userId) ? tx.ok() : tx.fail("already-ready");
+  }
   tx.set({ phase: { ...phase, ready: [...phase.ready, userId] } });
   tx.message({ type: "Ready", user: userId });
   checkAllReady(tx);
@@ -250,10 +279,14 @@ export function played(room: Room, userId: number, record: RecordData, ctx: Room
   if (!room.players.some((p) => p.id === userId)) return tx.ok();
   const results = new Map(phase.results);
   results.set(userId, record);
-  // spec 3 §3.1 rule 1: the first finisher moves the deadline later by one offset.
-  const extend = !phase.extended && phase.results.size === 0;
+  const late = phase.late.includes(userId);
+  // spec 3 §3.1 rule 1: the first finisher moves the deadline later by one
+  // offset (a late joiner's result is ranked but is not the round's finisher).
+  const extend = !late && !phase.extended && [...phase.results.keys()].every((id) => phase.late.includes(id));
   const deadline = extend ? phase.deadline + ctx.timing.playingOffsetSecs * 1000 : phase.deadline;
-  tx.set({ phase: { ...phase, results, deadline, extended: phase.extended || extend } });
+  // A late joiner with a result needs no more progress notices.
+  const progress = late && phase.progress.has(userId) ? withoutKey(phase.progress, userId) : phase.progress;
+  tx.set({ phase: { ...phase, results, deadline, extended: phase.extended || extend, progress } });
   // Only an accepted result is a round score (not a refused or out-of-round upload).
   tx.event({ kind: "round.scored", round: phase.round, chart: room.chart?.id ?? null, user: userId, record });
   checkAllDone(tx);
@@ -267,6 +300,8 @@ export function abort(room: Room, userId: number, ctx: RoomCtx): Transition {
   if (phase.kind !== "play") return tx.ok();
   if (phase.results.has(userId)) return tx.fail("already-uploaded");
   if (phase.aborted.includes(userId)) return tx.fail("aborted");
+  // A late joiner never started this round: nothing to abort (spec 3 §3.1 rule 6).
+  if (phase.late.includes(userId)) return tx.ok();
   tx.set({ phase: { ...phase, aborted: [...phase.aborted, userId] } });
   tx.message({ type: "Abort", user: userId });
   checkAllDone(tx);
@@ -282,4 +317,10 @@ export function chat(room: Room, userId: number, content: string, ctx: RoomCtx):
   tx.set({ chat: keepLast([...room.chat, line], ctx.chatHistoryLimit) });
   tx.event({ kind: "chat.message", user: userId, content });
   return tx.ok();
+}
+
+function withoutKey<K, V>(map: ReadonlyMap<K, V>, key: K): Map<K, V> {
+  const copy = new Map(map);
+  copy.delete(key);
+  return copy;
 }

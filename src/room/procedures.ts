@@ -10,7 +10,7 @@ import type { LeaveReason } from "../events/mod.ts";
 import { pick } from "../util/random.ts";
 import { rankingLines } from "./ranking.ts";
 import type { Tx } from "./tx.ts";
-import { type Member, type RoundRecord, SYSTEM_HOST } from "./types.ts";
+import { type Member, type Room, type RoundRecord, SYSTEM_HOST } from "./types.ts";
 import { keepLast, roundData } from "./views.ts";
 
 /**
@@ -110,6 +110,7 @@ export function startPlaying(tx: Tx, aborted: readonly number[]): void {
       deadline,
       extended: false,
       progress: new Map(),
+      late: [],
     },
   });
   tx.toRoom({ type: "ChangeState", state: { type: "Playing" } });
@@ -125,20 +126,34 @@ export function startPlaying(tx: Tx, aborted: readonly number[]): void {
   checkAllDone(tx);
 }
 
-/** Ends the round once every player has a result or has aborted (monitors are ignored). */
+/**
+ * Ends the round once every player has a result or has aborted (monitors and
+ * late joiners are ignored: spec 3 §3.1 rule 6, they do not hold it up).
+ */
 export function checkAllDone(tx: Tx): void {
   const room = tx.r;
   const phase = room.phase;
   if (phase.kind !== "play") return;
-  if (!room.players.every((p) => phase.results.has(p.id) || phase.aborted.includes(p.id))) return;
+  if (unfinishedPlayers(room).length) return;
   settle(tx);
+}
+
+/** Ids of the round's players who neither finished nor aborted (late joiners excluded). */
+export function unfinishedPlayers(room: Room): number[] {
+  const phase = room.phase;
+  if (phase.kind !== "play") return [];
+  return room.players
+    .filter((p) => !phase.results.has(p.id) && !phase.aborted.includes(p.id) && !phase.late.includes(p.id))
+    .map((p) => p.id);
 }
 
 /**
  * Settlement: record the round, the localized ranking as system chat lines
  * (not in tournament mode), `GameEnd`, back to chart selection with the chart
- * still selected (its probed duration released), cycle the host if enabled,
- * then `ChangeState` (spec 3 §3.1 table, protocol.md §5.5).
+ * still selected (its probed duration released and resolved again for the
+ * next round), cycle the host if enabled, then `ChangeState` (spec 3 §3.1
+ * table, protocol.md §5.5). Late joiners without a result are not part of
+ * the round: neither ranked nor counted as aborted.
  */
 export function settle(tx: Tx): void {
   const room = tx.r;
@@ -163,6 +178,10 @@ export function settle(tx: Tx): void {
     rounds: keepLast([...room.rounds, record], tx.ctx.playHistoryLimit),
     chart: room.chart ? { id: room.chart.id, name: room.chart.name, durationSecs: null } : null,
   });
+  // spec 3 §3.1 rule 5: the length is released after settlement and
+  // re-resolved; without this the next round on the same chart (no new
+  // selection) would run on the 10000 s fallback.
+  if (room.chart) tx.effects.push({ t: "resolve-duration", chart: room.chart.id });
   tx.event({
     kind: "round.completed",
     round: record.uuid,

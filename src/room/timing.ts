@@ -8,7 +8,7 @@
  */
 
 import type { MessageArgs } from "../l10n/mod.ts";
-import { checkAllDone, settle, startPlaying } from "./procedures.ts";
+import { checkAllDone, settle, startPlaying, unfinishedPlayers } from "./procedures.ts";
 import { Tx } from "./tx.ts";
 import type { Room, RoomCtx, Transition } from "./types.ts";
 
@@ -40,9 +40,9 @@ export function tick(room: Room, ctx: RoomCtx): Transition {
   }
   if (phase.kind !== "play") return tx.done();
   if (phase.deadline <= ctx.now) {
-    const unfinished = room.players.filter((p) => !phase.results.has(p.id) && !phase.aborted.includes(p.id));
-    for (const p of unfinished) tx.message({ type: "Abort", user: p.id });
-    tx.set({ phase: { ...phase, aborted: [...phase.aborted, ...unfinished.map((p) => p.id)] } });
+    const unfinished = unfinishedPlayers(room);
+    for (const id of unfinished) tx.message({ type: "Abort", user: id });
+    tx.set({ phase: { ...phase, aborted: [...phase.aborted, ...unfinished] } });
     settle(tx);
     return tx.done();
   }

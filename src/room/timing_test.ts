@@ -78,7 +78,7 @@ Deno.test("a duration probed after the start moves the deadline; after settlemen
   equal(r.chart?.durationSecs, null);
 });
 
-Deno.test("late join: confirm first, then join as aborted with a progress notice now and every 30 s", () => {
+Deno.test("late join: confirm first, then join as a late joiner with a progress notice now and every 30 s", () => {
   const c = makeCtx();
   let r = requestStart(room(), 1, c).room!;
   r = ready(ready(r, 2, c).room!, 3, c).room!;
@@ -89,10 +89,11 @@ Deno.test("late join: confirm first, then join as aborted with a progress notice
     "1,2,3,4 OnJoinRoom(4)",
     '1,2,3,4 Message.JoinRoom{"user":4,"name":"D"}',
     "reply Ok",
+    '4 Message.SelectChart{"user":1,"name":"Seven","id":7}',
     "4 text(room-progress)",
   ]);
   r = t.room!;
-  ok(r.phase.kind === "play" && r.phase.aborted.includes(4));
+  ok(r.phase.kind === "play" && r.phase.late.includes(4) && !r.phase.aborted.includes(4));
   equal(nextWake(r), 41_000);
   const notice = tick(r, c.at(41_000));
   deepEqual(wire(notice), ["4 text(room-progress)"]);
@@ -105,4 +106,18 @@ Deno.test("late join: confirm first, then join as aborted with a progress notice
 Deno.test("progressArgs draws a 20-cell bar with percent and minutes left", () => {
   deepEqual(progressArgs(30, 120), { bar: "█████░░░░░░░░░░░░░░░", percent: 25, remaining: 2 });
   deepEqual(progressArgs(200, 120), { bar: "████████████████████", percent: 100, remaining: 0 });
+});
+
+Deno.test("settlement releases the duration and asks for it again; late joiners are neither ranked nor DNF", () => {
+  const c = makeCtx();
+  let r = requestStart(room(), 1, c).room!;
+  r = ready(ready(r, 2, c).room!, 3, c).room!;
+  r = joinRoom(r, { id: 4, name: "D", monitor: false }, c, { canMonitor: false, confirmedLateJoin: true }).room!;
+  r = played(played(r, 1, record(1), c).room!, 2, record(2), c).room!;
+  const t = played(r, 3, record(3), c);
+  equal(t.room!.chart?.durationSecs, null);
+  deepEqual(t.effects.filter((e) => e.t === "resolve-duration"), [{ t: "resolve-duration", chart: 7 }]);
+  const summary = t.effects.find((e) => e.t === "text" && e.text.key === "result-summary");
+  deepEqual(summary?.t === "text" && summary.text.args, { passed: 3, total: 3 });
+  deepEqual(t.room!.rounds.at(-1)!.aborted, []);
 });

@@ -8,7 +8,7 @@
 
 import type { DomainEventInput } from "../events/mod.ts";
 import type { LocalText } from "../l10n/mod.ts";
-import type { JoinRoomResponse, RecordData, Result, ServerCommand } from "../protocol/mod.ts";
+import type { JoinRoomResponse, RecordData, Result, RoomEvent, ServerCommand } from "../protocol/mod.ts";
 import type { Random } from "../util/random.ts";
 
 /** A room member as the room sees it. */
@@ -78,6 +78,12 @@ export type Phase =
     readonly extended: boolean;
     /** Late joiners and when each gets the next progress notice. */
     readonly progress: ReadonlyMap<number, number>;
+    /**
+     * Players who joined after the round started (spec 3 §3.1 rule 6). They
+     * do not hold up the end of the round and are not DNF when they never
+     * finish; a result they do upload is ranked.
+     */
+    readonly late: readonly number[];
   };
 
 /** A multiplayer room. Replaced, never mutated, by each transition. */
@@ -156,7 +162,11 @@ export type RoomEffect =
   /** Record that a user is now in `room` (null = in none). */
   | { readonly t: "membership"; readonly user: number; readonly room: string | null; readonly monitor: boolean }
   /** Publish a domain event. */
-  | { readonly t: "event"; readonly event: DomainEventInput };
+  | { readonly t: "event"; readonly event: DomainEventInput }
+  /** Push a `RoomEvent` to the room monitor only (protocol.md §3.5), beside the domain events. */
+  | { readonly t: "monitor"; readonly event: RoomEvent }
+  /** Resolve the selected chart's audio length again in the background (spec 3 §3.1 rule 5). */
+  | { readonly t: "resolve-duration"; readonly chart: number };
 
 /** Result of a transition: the new room (null = deleted) and its effects. */
 export interface Transition {

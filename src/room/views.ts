@@ -110,7 +110,9 @@ export function roomData(room: Room): RoomData {
 export function playingUsers(room: Room): number[] {
   const phase = room.phase;
   if (phase.kind !== "play") return [];
-  return room.players.filter((p) => !phase.results.has(p.id) && !phase.aborted.includes(p.id)).map((p) => p.id);
+  return room.players
+    .filter((p) => !phase.results.has(p.id) && !phase.aborted.includes(p.id) && !phase.late.includes(p.id))
+    .map((p) => p.id);
 }
 
 /** The last `limit` items (none when `limit` ≤ 0). */

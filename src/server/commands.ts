@@ -27,6 +27,7 @@ import {
 } from "../room/mod.ts";
 import type { Inbound, Session } from "../session/session.ts";
 import { CommandContext } from "./command_context.ts";
+import type { ChartMeta } from "./context.ts";
 import { LATE_JOIN_CONFIRM_MS, type ServerCore, type User } from "./core.ts";
 import { login } from "./login.ts";
 import { isCliRoom, runCliRoom } from "./ingame_cli.ts";
@@ -206,8 +207,10 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     if (problem) return cc.fail(problem);
     const id = cc.cmd.id;
     let name: string;
+    let meta: ChartMeta | undefined;
     try {
-      name = (await core.upstreamFor(room).chart(id, { budgetMs: core.ctx.config.auth_budget_ms })).name;
+      meta = await core.upstreamFor(room).chart(id, { budgetMs: core.ctx.config.auth_budget_ms });
+      name = meta.name;
     } catch (error) {
       // spec 3 §3.1 rule 5: on failure the name falls back to `#<id>`.
       core.ctx.log.info("chart lookup failed, using fallback name", {
@@ -221,7 +224,8 @@ const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
     const now = core.roomOf(user);
     if (!now) return cc.fail("no-room");
     run(core, cc, now, (r) => selectChart(r, user.id, { id, name, durationSecs: null }, core.roomCtx()));
-    if (core.rooms.get(now.id)?.chart?.id === id) core.resolveChartDuration(now.id, id);
+    // The metadata is handed on: the duration resolver need not fetch it again.
+    if (core.rooms.get(now.id)?.chart?.id === id) core.resolveChartDuration(now.id, id, meta);
   },
   RequestStart: (core, cc) => {
     const found = inRoom(core, cc);

@@ -88,11 +88,15 @@ export interface UpstreamApi {
   withBaseUrl?(url: string): UpstreamApi;
 }
 
+/** Chart metadata as `UpstreamApi.chart` returned it (the real client's carries more fields). */
+export type ChartMeta = Awaited<ReturnType<UpstreamApi["chart"]>>;
+
 /**
  * Finds a chart's audio length in seconds (spec 3 §3.1 rule 5), through the
- * given upstream. Rejects when it cannot; the room then uses the fallback.
+ * given upstream; `chart` is metadata already fetched, when the caller has
+ * it. Rejects when it cannot; the room then uses the fallback.
  */
-export type ChartDurationResolver = (chartId: number, upstream: UpstreamApi) => Promise<number>;
+export type ChartDurationResolver = (chartId: number, upstream: UpstreamApi, chart?: ChartMeta) => Promise<number>;
 
 /** A login about to be answered (spec 3 §3.2). */
 export interface LoginRecord {

@@ -25,13 +25,13 @@ import { isRoomScoped, type Session, type SessionCategory } from "../session/ses
 import { ObservedSet } from "../util/observed_set.ts";
 import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
-import type { GameServerConfig, ServerContext, UpstreamApi } from "./context.ts";
+import type { ChartMeta, GameServerConfig, ServerContext, UpstreamApi } from "./context.ts";
 import { Counters } from "./counters.ts";
 import type { ConsoleRunner } from "./ingame_cli.ts";
 import { type IpHistorySource, MemoryIpHistory } from "./ip_history.ts";
 import { roomMonitorKey } from "./monitor_key.ts";
 import { MemoryPlaytime, type PlaytimeSource, withCachedTop } from "./playtime.ts";
-import { forwardToRoomMonitor } from "./room_monitor.ts";
+import { forwardToRoomMonitor, pushToRoomMonitor } from "./room_monitor.ts";
 import { RoomTimers } from "./room_timers.ts";
 import type { User } from "./user.ts";
 
@@ -253,6 +253,12 @@ export class ServerCore {
         case "event":
           this.ctx.bus.publish(effect.event);
           break;
+        case "monitor":
+          pushToRoomMonitor(this, effect.event);
+          break;
+        case "resolve-duration":
+          if (t.room) this.resolveChartDuration(t.room.id, effect.chart);
+          break;
       }
     }
   }
@@ -300,12 +306,15 @@ export class ServerCore {
   /**
    * Resolves the selected chart's audio length in the background and records
    * it on the room if the same chart is still selected (spec 3 §3.1 rule 5).
+   * `chart` is the metadata the selection already fetched, so the resolver
+   * need not ask `/chart/{id}` again.
    */
-  resolveChartDuration(roomId: string, chartId: number): void {
+  resolveChartDuration(roomId: string, chartId: number, chart?: ChartMeta): void {
     const resolver = this.ctx.chartDuration;
     if (!resolver) return;
     const room = this.rooms.get(roomId);
-    resolver(chartId, this.upstreamFor(room)).then((secs) => {
+    const upstream = this.upstreamFor(room);
+    (chart ? resolver(chartId, upstream, chart) : resolver(chartId, upstream)).then((secs) => {
       const now = this.rooms.get(roomId);
       if (now && now.chart?.id === chartId && Number.isFinite(secs) && secs > 0) {
         this.apply(roomId, setChartDuration(now, chartId, secs, this.roomCtx()), null);

@@ -47,6 +47,12 @@ export function forwardToRoomMonitor(core: ServerCore, event: DomainEvent): void
   if (roomEvent) monitor.push(encodeServerCommand({ type: "RoomEvent", event: roomEvent }), false);
 }
 
+/** Pushes one `RoomEvent` to the connected room monitor, if any. */
+export function pushToRoomMonitor(core: ServerCore, event: RoomEvent): void {
+  const monitor = core.roomMonitor;
+  if (monitor?.open) monitor.push(encodeServerCommand({ type: "RoomEvent", event }), false);
+}
+
 /** Tells the room monitor that a user logged in. */
 export function reportVisit(core: ServerCore, userId: number): void {
   const monitor = core.roomMonitor;
