@@ -11,6 +11,7 @@
 
 import type { Config } from "./schema.ts";
 import { formatProblem } from "./mask.ts";
+import { RETENTION_TIME_COLUMNS, retentionColumns } from "./retention_tables.ts";
 import { type ConfigSource, DEFAULT_SOURCE } from "./sources.ts";
 
 /** Well-known passwords refused for `admin_password` in Production (compared case-insensitively). */
@@ -114,10 +115,23 @@ function crossKeyWarnings(c: Config): Finding[] {
   const out: Finding[] = [];
   for (const [table, rule] of Object.entries(c.table_retention)) {
     const path = `table_retention.${table}`;
-    if (rule.max_rows === undefined && rule.days === undefined) {
+    const cols = retentionColumns(table);
+    if (!cols) {
+      // Persistence ignores such a rule at startup; a typo would otherwise go unnoticed until then.
+      const known = Object.keys(RETENTION_TIME_COLUMNS).join(", ");
+      out.push({ path, value: rule, message: `is not a table retention manages (${known}); the rule is ignored` });
+    } else if (rule.max_rows === undefined && rule.days === undefined) {
       out.push({ path, value: rule, message: "has neither max_rows nor days; the rule does nothing" });
     } else if (rule.time_col === undefined) {
-      out.push({ path, value: rule, message: "has no time_col; the rule is skipped" });
+      // retention.ts falls back to the table's default column (unlike PMP, which skips the rule).
+      out.push({ path, value: rule, message: `has no time_col; the table's default "${cols[0]}" is used` });
+    } else if (!cols.includes(rule.time_col)) {
+      out.push({
+        path,
+        value: rule,
+        message: `time_col "${rule.time_col}" is not a time column of ${table} (${cols.join(", ")}); ` +
+          `"${cols[0]}" is used`,
+      });
     }
   }
   return out;

@@ -107,10 +107,28 @@ Deno.test("ports must differ in every profile", () => {
   assert.deepEqual(problems({ PM_HTTP_PORT: "0", PM_TRUSTED_FORWARDED_HTTP_PORT: "8080" }), []);
 });
 
-Deno.test("table_retention rules that do nothing are warned about", () => {
-  const loaded = load({ PM_TABLE_RETENTION: '{"a":{},"b":{"days":3},"c":{"days":3,"time_col":"created_at"}}' });
+Deno.test("table_retention rules that do nothing or fall back are warned about", () => {
+  const loaded = load({
+    PM_TABLE_RETENTION:
+      '{"a":{"days":3},"events":{},"visits":{"days":3},"rounds":{"days":3,"time_col":"finished_at"},' +
+      '"telemetry_batches":{"max_rows":10,"time_col":"at"}}',
+  });
   const retention = loaded.warnings.filter((w) => w.startsWith("table_retention"));
-  assert.equal(retention.length, 2);
-  assert.match(retention[0] ?? "", /^table_retention\.a = \{\} \(from environment PM_TABLE_RETENTION\): has neither/);
-  assert.match(retention[1] ?? "", /^table_retention\.b .*has no time_col/);
+  assert.equal(retention.length, 4);
+  assert.match(
+    retention[0] ?? "",
+    /^table_retention\.a = \{"days":3\} \(from environment PM_TABLE_RETENTION\): is not a table retention manages \(events, visits, .*dead_letters\); the rule is ignored$/,
+  );
+  assert.match(
+    retention[1] ?? "",
+    /^table_retention\.events = \{\} .*: has neither max_rows nor days; the rule does nothing$/,
+  );
+  assert.match(
+    retention[2] ?? "",
+    /^table_retention\.visits .*: has no time_col; the table's default "connected_at" is used$/,
+  );
+  assert.match(
+    retention[3] ?? "",
+    /^table_retention\.telemetry_batches .*: time_col "at" is not a time column of telemetry_batches \(created_at, first_at\); "created_at" is used$/,
+  );
 });

@@ -12,8 +12,8 @@
  * caught up (spec 3 §8 "when full for 100 ms the item stays journal-only";
  * counted, never dropped). Batches are bounded by bytes as well as records.
  *
- * A store that is down (connection refused, shutting down, …) makes the
- * worker wait and retry the same batch with backoff: the game goes on and
+ * A store that is down (connection refused, shutting down, …, or taken
+ * over by another journal) makes the worker wait and retry the same batch with backoff: the game goes on and
  * the records wait in the journal. A record that fails by itself is retried
  * alone, then put on the dead-letter list with its error.
  *
@@ -25,7 +25,7 @@ import type { Logger } from "../util/log.ts";
 import type { Journal } from "./journal.ts";
 import { Backlog, type Item, itemBytes } from "./backlog.ts";
 import { isTransientDbError } from "./sql_db.ts";
-import { errorText, type JournalEntry, type SeqEntry } from "./types.ts";
+import { errorText, type JournalEntry, PersistenceError, type SeqEntry } from "./types.ts";
 
 /** Default of {@link ApplyWorkerOptions.maxBatchBytes}. */
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
@@ -363,6 +363,8 @@ export class ApplyWorker {
   }
 
   #isTransient(error: unknown): boolean {
+    // A database taken over by another journal: wait like in an outage, never skip or dead-letter (journal_identity.ts).
+    if (error instanceof PersistenceError && error.code === "journal_identity") return true;
     return (this.#o.isTransient ?? isTransientDbError)(error);
   }
 

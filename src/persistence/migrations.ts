@@ -85,8 +85,41 @@ CREATE TABLE dead_letters (
   seq BIGINT PRIMARY KEY, body TEXT NOT NULL, error TEXT NOT NULL, attempts INT NOT NULL, failed_at BIGINT NOT NULL);
 `;
 
+/**
+ * Retention deletes by the default time column of each table it manages
+ * (`src/config/retention_tables.ts`): `col < cutoff` for `days`, oldest first
+ * (`ORDER BY col ASC NULLS FIRST`) for `max_rows`. Without an index each
+ * chunk of its DELETE was a full scan. `NULLS FIRST` lets one index serve
+ * both queries; `events_created` is rebuilt so for the same reason.
+ */
+const V2 = `
+DROP INDEX events_created;
+CREATE INDEX events_created ON events (created_at NULLS FIRST);
+CREATE INDEX visits_connected ON visits (connected_at NULLS FIRST);
+CREATE INDEX user_room_history_joined ON user_room_history (joined_at NULLS FIRST);
+CREATE INDEX rounds_started ON rounds (started_at NULLS FIRST);
+CREATE INDEX round_results_created ON round_results (created_at NULLS FIRST);
+CREATE INDEX server_instances_alive ON server_instances (last_alive_at NULLS FIRST);
+CREATE INDEX telemetry_batches_created ON telemetry_batches (created_at NULLS FIRST);
+CREATE INDEX round_player_data_last ON round_player_data (last_at NULLS FIRST);
+CREATE INDEX ip_history_last_seen ON ip_history (last_seen_at NULLS FIRST);
+CREATE INDEX benchmark_reports_created ON benchmark_reports (created_at NULLS FIRST);
+CREATE INDEX dead_letters_failed ON dead_letters (failed_at NULLS FIRST);
+`;
+
+/**
+ * The identity of the journal whose sequences `applied_seq` counts
+ * (`journal_identity.ts`): sequences are numbered per data directory, so a
+ * database fed by another journal must be refused, not silently skipped.
+ */
+const V3 = `ALTER TABLE journal_state ADD COLUMN journal_id TEXT;`;
+
 /** Every migration, in version order. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, description: "initial schema", sql: V1 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, description: "initial schema", sql: V1 },
+  { version: 2, description: "indexes on retention time columns", sql: V2 },
+  { version: 3, description: "journal identity", sql: V3 },
+];
 
 /** Schema version this code writes and understands. */
 export const SCHEMA_VERSION: number = MIGRATIONS.at(-1)!.version;

@@ -2,7 +2,7 @@
  * Opening the durable store (issue 5 "Stores"): check that `data_dir` is
  * usable, take its owner lock, then open PGlite under `data_dir/pglite` (in
  * a worker thread) when no `database_url` is configured, or PostgreSQL
- * otherwise, and migrate.
+ * otherwise (taking its owner lock: one server per database), and migrate.
  * The journal lives under `data_dir/journal` with either backend, so the
  * lock is taken in both cases.
  *
@@ -60,8 +60,11 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
   let db: SqlDb | undefined = o.db;
   try {
     if (!db) {
-      if (o.databaseUrl) db = await PostgresDb.open(o.databaseUrl, o.log);
-      else {
+      if (o.databaseUrl) {
+        const pg = db = await PostgresDb.open(o.databaseUrl, o.log);
+        // Before migrating or reading anything: one server per database (postgres_owner_lock.ts).
+        await pg.lockOwner(o.log);
+      } else {
         const started = performance.now();
         const dir = `${o.dataDir}/pglite`;
         const fresh = await Deno.stat(`${dir}/PG_VERSION`).then(() => false, () => true);

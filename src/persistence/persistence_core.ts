@@ -16,6 +16,7 @@ import { ApplyWorker } from "./apply_worker.ts";
 import { AuthCacheSync } from "./auth_sync.ts";
 import { DurableBanList } from "./durable_bans.ts";
 import { Journal, type OpenJournalFile } from "./journal.ts";
+import { bindJournal, describeDatabase, warnJournalGap } from "./journal_identity.ts";
 import { loadAuthCache, loadBans, loadSettings } from "./loaders.ts";
 import type { Migration } from "./migrations.ts";
 import { openStore } from "./open_store.ts";
@@ -132,6 +133,10 @@ export class PersistenceCore {
       ...(this.o.openJournalFile ? { openFile: this.o.openJournalFile } : {}),
       ...(this.o.syncDelayMs !== undefined ? { syncDelayMs: this.o.syncDelayMs } : {}),
     });
+    // Fail closed on a journal the database does not count (journal_identity.ts), before anything is applied.
+    const database = describeDatabase(config);
+    await bindJournal({ store, journal, log, now: this.o.clock.now(), database });
+    await warnJournalGap(journal, applied, log);
     const worker = this.#worker = new ApplyWorker({
       target: store,
       journal,

@@ -45,7 +45,10 @@ export class PersistenceJobs {
     };
     every("playtime", () => this.flushPlaytime());
     every("auth", () => this.saveAuthCache());
-    every("heartbeat", () => p.write(p.instanceEntry(false)));
+    every("heartbeat", () => {
+      p.write(p.instanceEntry(false));
+      return p.store.db.keepOwnerLock?.();
+    });
     every("retention", () => this.runRetention());
     every("compact", () => this.compact());
   }

@@ -10,6 +10,7 @@
 
 import postgres from "postgres";
 import type { Logger } from "../util/log.ts";
+import { PostgresOwnerLock } from "./postgres_owner_lock.ts";
 import type { Queryable, Row, SqlDb } from "./sql_db.ts";
 import { errorText, PersistenceError } from "./types.ts";
 
@@ -51,10 +52,29 @@ export class PostgresDb implements SqlDb {
   readonly backend = "postgres" as const;
   readonly #sql: Sql;
   readonly #q: Queryable;
+  readonly #url: string;
+  #owner: PostgresOwnerLock | null = null;
 
-  private constructor(sql: Sql) {
+  private constructor(sql: Sql, url: string) {
     this.#sql = sql;
     this.#q = wrap(sql);
+    this.#url = url;
+  }
+
+  /**
+   * Makes this process the database's one owner (`postgres_owner_lock.ts`)
+   * until {@link close}; throws a `locked` error naming the database when
+   * another server is.
+   */
+  async lockOwner(log: Logger): Promise<void> {
+    if (this.#owner) return;
+    const { host, database } = describeUrl(this.#url);
+    this.#owner = await PostgresOwnerLock.acquire(this.#url, log, `the PostgreSQL database "${database}" on ${host}`);
+  }
+
+  /** Takes the owner lock again if its connection was lost (called by the heartbeat). */
+  async keepOwnerLock(): Promise<void> {
+    await this.#owner?.keep();
   }
 
   /** Connects, creating the database first when it does not exist. */
@@ -75,7 +95,7 @@ export class PostgresDb implements SqlDb {
         throw cannotConnect(host, database, again);
       }
     }
-    return new PostgresDb(sql);
+    return new PostgresDb(sql, url);
   }
 
   query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
@@ -96,7 +116,11 @@ export class PostgresDb implements SqlDb {
   }
 
   async close(): Promise<void> {
-    await this.#sql.end({ timeout: 5 });
+    try {
+      await this.#sql.end({ timeout: 5 });
+    } finally {
+      await this.#owner?.release();
+    }
   }
 }
 

@@ -6,11 +6,14 @@
  * `days` deletes older rows, `max_rows` cuts the table to 80 % of the cap
  * (oldest first). Runs hourly in chunks of a few thousand rows with a yield
  * between them, so it never holds the store (or, with PGlite, the event
- * loop) for long.
+ * loop) for long. Every default time column has an index `(col NULLS FIRST)`
+ * (schema version 2), which serves both `col < cutoff` and the oldest-first
+ * order of `max_rows`; the other columns a rule may pick are not indexed.
  *
  * @module
  */
 
+import { RETENTION_TIME_COLUMNS, type RetentionTable } from "../config/retention_tables.ts";
 import type { Logger } from "../util/log.ts";
 import type { Queryable } from "./sql_db.ts";
 import { num } from "./sql_db.ts";
@@ -19,20 +22,29 @@ import type { RetentionPolicy } from "./types.ts";
 /** Which default applies to a table. */
 type DefaultDays = "persistence" | "touch_judge" | "round_data" | null;
 
-/** Tables that retention may prune, their time columns (first = default) and default rule. */
-export const RETENTION_TABLES: Readonly<Record<string, { cols: readonly string[]; days: DefaultDays }>> = {
-  events: { cols: ["created_at"], days: "persistence" },
-  visits: { cols: ["connected_at"], days: "persistence" },
-  user_room_history: { cols: ["joined_at", "left_at"], days: "persistence" },
-  rounds: { cols: ["started_at", "finished_at"], days: "persistence" },
-  round_results: { cols: ["created_at"], days: "persistence" },
-  server_instances: { cols: ["last_alive_at", "started_at"], days: "persistence" },
-  telemetry_batches: { cols: ["created_at", "first_at"], days: "touch_judge" },
-  round_player_data: { cols: ["last_at", "first_at"], days: "round_data" },
-  ip_history: { cols: ["last_seen_at", "first_seen_at"], days: null },
-  benchmark_reports: { cols: ["created_at"], days: null },
-  dead_letters: { cols: ["failed_at"], days: null },
+/** The default rule of each table retention manages. */
+const DEFAULT_DAYS: Readonly<Record<RetentionTable, DefaultDays>> = {
+  events: "persistence",
+  visits: "persistence",
+  user_room_history: "persistence",
+  rounds: "persistence",
+  round_results: "persistence",
+  server_instances: "persistence",
+  telemetry_batches: "touch_judge",
+  round_player_data: "round_data",
+  ip_history: null,
+  benchmark_reports: null,
+  dead_letters: null,
 };
+
+/** Tables that retention may prune, their time columns (first = default; `src/config/retention_tables.ts`) and default rule. */
+export const RETENTION_TABLES: Readonly<Record<string, { cols: readonly string[]; days: DefaultDays }>> = Object
+  .fromEntries(
+    Object.entries(DEFAULT_DAYS).map(([table, days]) => [table, {
+      cols: RETENTION_TIME_COLUMNS[table as RetentionTable],
+      days,
+    }]),
+  );
 
 /** The configuration keys retention reads. */
 export interface RetentionConfig {

@@ -28,6 +28,8 @@ export interface SqlDb extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Makes everything committed so far survive a power loss (PGlite runs with fsync off). */
   checkpoint(): Promise<void>;
+  /** Takes the database's owner lock again if it was lost (PostgreSQL; `postgres_owner_lock.ts`). */
+  keepOwnerLock?(): Promise<void>;
   close(): Promise<void>;
 }
 

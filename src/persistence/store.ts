@@ -8,9 +8,9 @@
  */
 
 import { planBatch } from "./apply_plan.ts";
-import type { Backend, SqlDb } from "./sql_db.ts";
+import type { Backend, Row, SqlDb } from "./sql_db.ts";
 import { num } from "./sql_db.ts";
-import type { SeqEntry } from "./types.ts";
+import { PersistenceError, type SeqEntry } from "./types.ts";
 
 /** A record that kept failing, with its error (issue 5 "dead-letter list"). */
 export interface DeadLetter {
@@ -29,12 +29,58 @@ export interface ReplayOutcome {
   readonly error?: string;
 }
 
+/**
+ * The database's `applied_seq` counts another journal's sequences than the
+ * one applying (`journal_identity.ts`). The apply worker treats it like an
+ * outage: records wait in the journal, nothing is skipped or dead-lettered.
+ */
+export class JournalMismatchError extends PersistenceError {
+  constructor(ours: string, theirs: string | null) {
+    super(
+      "journal_identity",
+      `Cannot apply journal records: the database now belongs to journal ${theirs ?? "(none)"}, not to this ` +
+        `server's journal ${ours} (another server took the database over); records wait in the journal`,
+    );
+  }
+}
+
 /** Journal application and dead letters over a {@link SqlDb}. */
 export class Store {
   readonly db: SqlDb;
+  /** The journal this store applies (set once bound; every batch checks it inside its transaction). */
+  #journalId: string | null = null;
 
   constructor(db: SqlDb) {
     this.db = db;
+  }
+
+  /** The identity of the journal whose sequences the database counts, or null when none is bound. */
+  async journalId(): Promise<string | null> {
+    const [row] = await this.db.query("SELECT journal_id FROM journal_state WHERE id = 1");
+    return typeof row?.journal_id === "string" ? row.journal_id : null;
+  }
+
+  /**
+   * Records `id` as the database's journal. `expected` is the identity the
+   * caller saw: the update happens only if it is still there, so two
+   * servers cannot both take the database over; returns false otherwise.
+   * From now on every batch checks the identity in its transaction.
+   */
+  async bindJournal(id: string, expected: string | null, now: number): Promise<boolean> {
+    const rows = await this.db.query(
+      "UPDATE journal_state SET journal_id = $1, updated_at = $3 WHERE id = 1 AND journal_id IS NOT DISTINCT FROM $2 RETURNING id",
+      [id, expected, now],
+    );
+    if (rows.length === 0) return false;
+    this.#journalId = id;
+    return true;
+  }
+
+  /** Checks this store's journal against the row just locked (`FOR UPDATE`). */
+  #checkJournal(row: Row | undefined): void {
+    if (this.#journalId === null) return;
+    const theirs = typeof row?.journal_id === "string" ? row.journal_id : null;
+    if (theirs !== this.#journalId) throw new JournalMismatchError(this.#journalId, theirs);
   }
 
   /** The backend in use. */
@@ -55,7 +101,12 @@ export class Store {
    */
   async applyBatch(batch: readonly SeqEntry[], through: number, now: number): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const [row] = await tx.query("SELECT applied_seq FROM journal_state WHERE id = 1 FOR UPDATE");
+      const [row] = await tx.query(
+        `SELECT applied_seq${
+          this.#journalId === null ? "" : ", journal_id"
+        } FROM journal_state WHERE id = 1 FOR UPDATE`,
+      );
+      this.#checkJournal(row);
       const applied = num(row?.applied_seq ?? 0);
       const fresh = batch[0] && batch[0].seq > applied ? batch : batch.filter((b) => b.seq > applied);
       if (fresh.length === 0) return;
@@ -66,6 +117,9 @@ export class Store {
   /** Puts a failing record on the dead-letter list and moves the watermark past it, in one transaction. */
   async deadLetter(seq: number, body: string, error: string, attempts: number, now: number): Promise<void> {
     await this.db.transaction(async (tx) => {
+      if (this.#journalId !== null) {
+        this.#checkJournal((await tx.query("SELECT journal_id FROM journal_state WHERE id = 1 FOR UPDATE"))[0]);
+      }
       await tx.query(
         `INSERT INTO dead_letters (seq, body, error, attempts, failed_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (seq) DO UPDATE SET error = EXCLUDED.error, attempts = EXCLUDED.attempts, failed_at = EXCLUDED.failed_at`,

@@ -175,6 +175,7 @@ export interface RetentionPolicy {
 export type PersistenceErrorCode =
   | "data_dir"
   | "locked"
+  | "journal_identity"
   | "journal_corrupt"
   | "journal_write"
   | "schema_newer"
