@@ -9,6 +9,7 @@
  * @module
  */
 
+import { appReadiness } from "./app_health.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
 import { loadConfig, type LoadedConfig } from "./config/mod.ts";
@@ -151,11 +152,14 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
   });
   const { promise: stopRequested, resolve: requestStop } = Promise.withResolvers<string>();
   const approvals = new PendingApprovals(clock, config.openuds.approval_ttl_secs);
+  // `approve openuds` has something to approve only when the local socket runs in approval mode (no token);
+  // otherwise the console says that mode is not running instead of "no approval request <id>".
+  const approvalMode = config.openuds.enabled && config.openuds.auth_token === "" && Deno.build.os !== "windows";
   const registry = createRegistry({
     server,
     shutdown: requestStop,
     logs,
-    approvals,
+    ...(approvalMode ? { approvals } : {}),
     persistence,
     schemaVersion: SCHEMA_VERSION,
     config: { initial: loaded, load: () => loadConfig({ args: options.args ?? [] }) },
@@ -188,19 +192,17 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
       store: persistence.status().backend ?? "none",
     });
     const listen = listenOptionsOf(config);
+    const health = appReadiness({
+      shuttingDown: () => server.core.shuttingDown,
+      persistence: () => persistence.status(),
+      now: () => clock.now(),
+    });
     if (listen) {
       http = startHttp({
         server,
         config,
         options: { corsOrigins: config.http_cors_origins },
-        health: () => {
-          const status = persistence.status();
-          const issues = [
-            ...(server.core.shuttingDown ? ["shutting down"] : []),
-            ...(status.store_up ? [] : ["store unreachable: records wait in the journal"]),
-          ];
-          return { ready: issues.length === 0, issues };
-        },
+        health,
       }, listen);
     }
     if (config.openuds.enabled && Deno.build.os !== "windows") {

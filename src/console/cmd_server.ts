@@ -100,7 +100,10 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       group,
       run: (args) => {
         const approvals = s.deps.approvals;
-        if (!approvals) unavailable("the local socket (OpenUDS) is not running");
+        // Token mode admits clients by token: there is never anything to approve (spec 3 §4.5).
+        if (!approvals) {
+          unavailable("OpenUDS approval mode is not running (the local socket is off or uses auth_token)");
+        }
         const id = args.optStr("pending_id");
         if (id === undefined) {
           const pending = approvals.pending();

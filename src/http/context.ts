@@ -49,7 +49,7 @@ export interface HttpOptions {
 /** Readiness as `/health/ready` reports it. */
 export interface HealthStatus {
   readonly ready: boolean;
-  /** Why not ready (e.g. `supervisor is degraded`). */
+  /** Why not ready (e.g. `store unreachable: records wait in the journal`). */
   readonly issues: readonly string[];
 }
 
@@ -59,7 +59,7 @@ export interface HttpDeps {
   readonly config: HttpConfig;
   /** Defaults to the game server's logger. */
   readonly log?: Logger;
-  /** Readiness source (the supervisor); default: ready unless the game server is shutting down. */
+  /** Readiness source (the app's, `src/app_health.ts`); default: ready unless the game server is shutting down. */
   readonly health?: () => HealthStatus;
   readonly options?: HttpOptions;
   /** Shared registries (the plugin host registers into them); created when absent. */
