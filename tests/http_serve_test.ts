@@ -5,6 +5,7 @@
  */
 import { deepEqual, equal } from "node:assert/strict";
 import type { EventBus } from "../src/events/mod.ts";
+import { trustedListenerWarning } from "../src/http/serve.ts";
 import { waitUntil } from "./support/describe.ts";
 import { ADMIN_PASSWORD, SseReader, startHttpHarness } from "./support/http.ts";
 import { TestSocket } from "./support/ws.ts";
@@ -105,8 +106,23 @@ Deno.test("http trusted listener takes the client address from X-Forwarded-For; 
     equal(ok.status, 200);
     await ok.body?.cancel();
     equal(/;\s*Secure/i.test(ok.headers.get("set-cookie") ?? ""), true);
+    // Bound to loopback: no warning about who can reach the trusted port.
+    equal(h.logs.history().some((r) => r.msg.startsWith("TRUSTED HTTP LISTENER")), false);
   } finally {
     await h.close();
+  }
+});
+
+Deno.test("http trusted listener warns loudly when bound to an address others can reach", async (t) => {
+  for (const host of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "::ffff:127.0.0.1"]) {
+    await t.step(`${host}: quiet`, () => equal(trustedListenerWarning(host, 8080), null));
+  }
+  for (const host of ["0.0.0.0", "::", "10.0.0.5", "192.168.1.2", "proxy.internal", "::ffff:10.0.0.1"]) {
+    await t.step(`${host}: warns`, () => {
+      const warning = trustedListenerWarning(host, 8080) ?? "";
+      equal(warning.startsWith("TRUSTED HTTP LISTENER ON A NON-LOOPBACK ADDRESS: port 8080 on " + host), true);
+      equal(warning.includes("reverse proxy only"), true);
+    });
   }
 });
 

@@ -34,6 +34,26 @@ export interface HttpService {
   close(): Promise<void>;
 }
 
+/** True for an address only this host can reach (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) ||
+    /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * The warning to log when the trusted listener binds an address others can
+ * reach: it believes `X-Forwarded-For` from anyone who connects, so a client
+ * talking to it directly picks its own address (admin-login rate limit, IP
+ * bans of `/ws/live`). Null on loopback.
+ */
+export function trustedListenerWarning(hostname: string, port: number): string | null {
+  if (isLoopbackHost(hostname)) return null;
+  return `TRUSTED HTTP LISTENER ON A NON-LOOPBACK ADDRESS: port ${port} on ${hostname} believes X-Forwarded-For ` +
+    "from anyone who can connect; make it reachable by the reverse proxy only (firewall it, or bind " +
+    "http_bind_address to 127.0.0.1 with the proxy on this host)";
+}
+
 /** The listen options a configuration asks for; null when `http_port` is 0 (HTTP off). */
 export function listenOptionsOf(
   config: Pick<Config, "http_port" | "http_bind_address" | "trusted_forwarded_http_port">,
@@ -76,6 +96,8 @@ export function startHttp(deps: HttpDeps, listen: ListenOptions): HttpService {
       throw error;
     }
     log.info("HTTP listening (trusts X-Forwarded-For)", { address: listen.hostname, port: trusted.addr.port });
+    const warning = trustedListenerWarning(listen.hostname, trusted.addr.port);
+    if (warning) log.warn(warning);
   }
   let closing: Promise<void> | null = null;
   return {
