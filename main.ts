@@ -24,7 +24,7 @@ Commands:
   start          run the game server (default); --tui for the terminal UI, --no-cli for no console
   check-config   print the effective configuration, the source of each value, secrets masked
   dev            run the development upstream on 127.0.0.1:12380 and a server that uses it
-  load           load generator: chorus load <sessions|rooms|logins|sse> [options] (see load --help)
+  load           load generator: chorus load <sessions|rooms|logins|sse|http> [options] (see load --help)
   help           show this text
 
 Every configuration key can be set in server_config.yml, as PM_<KEY> in the
@@ -37,6 +37,9 @@ const EXIT = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
 function print(lines: string | string[]): void {
   console.log(Array.isArray(lines) ? lines.join("\n") : lines);
 }
+
+/** Past the shutdown budget, how long the backstop waits before forcing the exit. */
+const FORCE_EXIT_SLACK_MS = 1000;
 
 /** Flags of `start` that are not configuration keys. */
 interface StartFlags {
@@ -60,8 +63,10 @@ async function serve(loaded: LoadedConfig, flags: StartFlags, args: string[]): P
   for (const signal of signals) Deno.addSignalListener(signal, () => resolve(signal));
   const reason = await Promise.race([signalled, app.stopRequested]);
   log.info("shutting down", { reason });
-  // A second signal, or a stuck shutdown, ends the process anyway.
-  const grace = (loaded.config.graceful_shutdown_timeout + 5) * 1000;
+  // app.stop() keeps to graceful_shutdown_timeout itself (it abandons steps
+  // that overrun); this is only the backstop for a stop that cannot even do
+  // that, e.g. a blocked event loop. A second signal ends the process at once.
+  const grace = loaded.config.graceful_shutdown_timeout * 1000 + FORCE_EXIT_SLACK_MS;
   const force = setTimeout(() => {
     log.error("shutdown did not finish in time; exiting");
     Deno.exit(EXIT.runtime);

@@ -15,7 +15,7 @@ import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
 import { loadConfig, type LoadedConfig } from "./config/mod.ts";
 import { EventBus } from "./events/mod.ts";
 import { listenOptionsOf, startHttp } from "./http/mod.ts";
-import { benchmarkRunner } from "./load/mod.ts";
+import { InProcessBenchmarks } from "./load/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
@@ -29,8 +29,12 @@ import {
 import { PendingApprovals, startOpenUds } from "./uds/mod.ts";
 import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
+import { Deadline } from "./util/deadline.ts";
 import { type Logger, LogHub } from "./util/log.ts";
 import { systemRandom } from "./util/random.ts";
+
+/** Time of the shutdown budget kept for stopping the store (its final flush). */
+const STORE_STOP_RESERVE_MS = 2000;
 
 /** A started server process. */
 export interface App {
@@ -163,11 +167,18 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
     persistence,
     schemaVersion: SCHEMA_VERSION,
     config: { initial: loaded, load: () => loadConfig({ args: options.args ?? [] }) },
-    benchmark: (o) => runBenchmark(o),
+    benchmark: (o) => benchmarks.runner(o),
     startedAt: clock.now(),
   });
-  // Built after the registry: the benchmark drives this server and stores reports in the journal.
-  const runBenchmark = benchmarkRunner(server, { clock, log, reportStore: persistence });
+  // Built after the registry: the benchmark drives this server and stores reports in the journal. One at a time;
+  // `stop()` aborts a running one (spec 3 §4.2: virtual sessions and bench- rooms are cleaned up, not left behind).
+  const benchmarkStop = new AbortController();
+  const benchmarks = new InProcessBenchmarks(server, {
+    clock,
+    log,
+    reportStore: persistence,
+    signal: benchmarkStop.signal,
+  });
   server.core.cli = registry;
 
   let http: { close(): Promise<void> } | null = null;
@@ -224,13 +235,24 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
     ready,
     stopRequested,
     async stop() {
-      await ready.catch(() => {});
-      await terminal?.close();
-      await uds?.close();
-      await http?.close();
-      await server.shutdown();
+      // One budget for the whole stop (issue 3 "Lifecycle"): a step that
+      // overruns it is abandoned, so the process exits within
+      // graceful_shutdown_timeout whatever hangs.
+      const deadline = new Deadline(clock, config.graceful_shutdown_timeout * 1000);
+      const step = async (what: string, work: Promise<unknown>) => {
+        if (!(await deadline.within(work))) log.warn("shutdown step abandoned at the deadline", { step: what });
+      };
+      await step("startup", ready.catch(() => {}));
+      // Before anything closes: the benchmark's cleanup needs the server, its report the journal.
+      benchmarkStop.abort();
+      await step("benchmark", benchmarks.idle());
+      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close()]));
+      // The game server may use what is left but a reserve, so that the
+      // store's final flush still fits in the budget.
+      const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);
+      await step("game server", server.shutdown({ budgetMs: Math.max(0, deadline.remaining() - reserve) }));
       registry.close();
-      await persistence.stop();
+      await step("persistence", persistence.stop());
     },
   };
 }

@@ -4,7 +4,8 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { assertRejectsWithReason, type PhiraClient } from "../src/client/mod.ts";
-import type { ApprovalQueue } from "../src/console/mod.ts";
+import type { ApprovalQueue, BenchmarkOptions } from "../src/console/mod.ts";
+import { BenchmarkError } from "../src/load/mod.ts";
 import { waitUntil } from "./support/describe.ts";
 import { BASE_FILE, fakePersistence, startConsoleHarness } from "./support/console.ts";
 
@@ -505,12 +506,82 @@ Deno.test("console journal tools and benchmark run through their dependencies wh
     "seq 18  unparseable  1 attempts  failed 2026-01-01 00:00:00Z  bad json",
   ]);
   deepEqual(await c.lines("dead-letter replay"), ["replayed 1; 1 failed again and stay", "  seq 18: bad json"]);
-  deepEqual(await c.lines("benchmark"), ["benchmark fixed: 30 s, 100 rooms", "report line"]);
-  deepEqual(await c.lines("benchmark run ramp 10 3"), ["benchmark ramp: 10 s, 3 rooms", "report line"]);
+  deepEqual(await c.lines("benchmark"), ["benchmark fixed: 30 s, 100 rooms, 2 players per room", "report line"]);
+  deepEqual(await c.lines("benchmark run ramp 10 3"), [
+    "benchmark ramp: 10 s, up to 3 rooms, until CPU 90 % or RSS 2048 MB, 2 players per room",
+    "report line",
+  ]);
   deepEqual(calls, ["dead 5", "fixed 30 100", "ramp 10 3"]);
   const runtime = await c.lines("runtime");
   ok(runtime.includes("  backend: pglite"), runtime.join("\n"));
   ok(runtime.includes("  version: 3"), runtime.join("\n"));
+  await c.close();
+});
+
+Deno.test("console benchmark forms reach the runner with their options; bad ones and a busy runner are refused", async () => {
+  const received: BenchmarkOptions[] = [];
+  let busy = false;
+  const c = startConsoleHarness({
+    deps: {
+      benchmark: (o) => {
+        if (busy) {
+          return Promise.reject(new BenchmarkError("BUSY", "Cannot run the benchmark: a benchmark is already running"));
+        }
+        received.push(o);
+        return Promise.resolve({ lines: ["report"] });
+      },
+    },
+  });
+  const base = { mode: "fixed", playersPerRoom: 2, roundSecs: 30, cpuPercent: 90, rssMb: 2048 };
+  const forms: [string, Record<string, unknown>][] = [
+    ["benchmark", { ...base, durationSecs: 30, rooms: 100 }],
+    ["benchmark 2 1", { ...base, durationSecs: 2, rooms: 1 }],
+    ["benchmark run fixed", { ...base, durationSecs: 60, rooms: 100 }],
+    ["benchmark run fixed --playing-rooms 20 --duration 10m --players 4", {
+      ...base,
+      durationSecs: 600,
+      rooms: 20,
+      playersPerRoom: 4,
+    }],
+    ["benchmark run ramp", { ...base, mode: "ramp", durationSecs: 60, rooms: 5000 }],
+    ["benchmark run ramp --cpu 80 --ram 1g --duration 2m", {
+      ...base,
+      mode: "ramp",
+      durationSecs: 120,
+      rooms: 5000,
+      cpuPercent: 80,
+      rssMb: 1024,
+    }],
+    ["benchmark run ramp 10 3", { ...base, mode: "ramp", durationSecs: 10, rooms: 3 }],
+  ];
+  for (const [line, want] of forms) {
+    received.length = 0;
+    const r = await c.run(line);
+    ok(r.ok, `${line}: ${r.lines.join(" / ")}`);
+    equal(r.lines.at(-1), "report", line);
+    equal(received.length, 1, line);
+    const got = received[0]! as unknown as Record<string, unknown>;
+    deepEqual(Object.fromEntries(Object.keys(want).map((k) => [k, got[k]])), want, line);
+  }
+  received.length = 0;
+  const bad: [string, RegExp][] = [
+    ["benchmark run ramp --ram lots", /--ram: "lots" is not a number/],
+    ["benchmark run fixed --rooms", /--rooms needs a value/],
+    ["benchmark run fixed --speed 3", /unexpected "--speed"/],
+    ["benchmark run sideways", /expected one of fixed, ramp/],
+    ["benchmark 0", /invalid dur_s "0"/],
+    ["benchmark 30 6000", /invalid rooms "6000": expected an integer between 1 and 5000/],
+  ];
+  for (const [line, message] of bad) {
+    const r = await c.run(line);
+    ok(!r.ok && r.code === "INVALID_ARGUMENT" && message.test(r.message), `${line}: ${r.lines.join(" / ")}`);
+    ok(r.lines.some((l) => l.startsWith("usage: benchmark")), line);
+  }
+  deepEqual(received, [], "no bad line reached the runner");
+  busy = true;
+  const r = await c.run("benchmark 5 1");
+  ok(!r.ok && r.code === "CONFLICT", JSON.stringify(r));
+  deepEqual(r.lines, ["error: Cannot run the benchmark: a benchmark is already running"]);
   await c.close();
 });
 

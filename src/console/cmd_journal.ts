@@ -7,8 +7,15 @@
  * @module
  */
 
-import type { BenchmarkOptions } from "./deps.ts";
-import { CommandError, unavailable } from "./errors.ts";
+import {
+  BENCHMARK_RUN_USAGE,
+  BenchmarkError,
+  describeBenchmark,
+  MAX_BENCH_ROOMS,
+  MAX_BENCH_SECS,
+  parseBenchmarkArgs,
+} from "../load/inprocess_report.ts";
+import { CommandError, invalid, unavailable } from "./errors.ts";
 import type { CommandSpec } from "./registry.ts";
 import type { ConsoleServices } from "./services.ts";
 import { fmtTime, kvLines } from "./text.ts";
@@ -33,13 +40,26 @@ export function recordType(body: string): string {
 export function journalCommands(s: ConsoleServices): CommandSpec[] {
   const group = "Journal and tools";
   const store = () => s.deps.persistence ?? unavailable(NO_PERSISTENCE);
-  const bench = async (o: BenchmarkOptions) => {
+  // `words` are parsed by the load module's one parser (spec 3 §4.2: `run fixed|ramp` flags, simple form).
+  const bench = async (words: string[]) => {
     const run = s.deps.benchmark ?? unavailable("the in-process benchmark is not available in this process");
     if (s.core.shuttingDown) throw new CommandError("INVALID_STATE", "the server is shutting down");
-    return [`benchmark ${o.mode}: ${o.durationSecs} s, ${o.rooms} rooms`, ...(await run(o)).lines];
+    let o;
+    try {
+      o = parseBenchmarkArgs(words);
+    } catch (error) {
+      if (error instanceof RangeError) invalid(error.message);
+      throw error;
+    }
+    try {
+      return [describeBenchmark(o), ...(await run(o)).lines];
+    } catch (error) {
+      if (!(error instanceof BenchmarkError)) throw error;
+      throw new CommandError(error.code === "BUSY" ? "CONFLICT" : "INVALID_STATE", error.message);
+    }
   };
-  const duration = { name: "dur_s", kind: "int", optional: true, min: 1, max: 3600 } as const;
-  const rooms = { name: "rooms", kind: "int", optional: true, min: 1, max: 10000 } as const;
+  const duration = { name: "dur_s", kind: "int", optional: true, min: 1, max: MAX_BENCH_SECS } as const;
+  const rooms = { name: "rooms", kind: "int", optional: true, min: 1, max: MAX_BENCH_ROOMS } as const;
   return [
     {
       name: "wal inspect",
@@ -74,15 +94,14 @@ export function journalCommands(s: ConsoleServices): CommandSpec[] {
     },
     {
       name: "benchmark run",
-      args: [{ name: "mode", kind: "choice", choices: ["fixed", "ramp"] }, duration, rooms],
-      help: "in-process load test on virtual sessions and bench- rooms, cleaned up afterwards",
+      args: [{ name: "mode", kind: "choice", choices: ["fixed", "ramp"] }, {
+        name: "options",
+        kind: "text",
+        optional: true,
+      }],
+      help: `in-process load test on virtual sessions and bench- rooms, cleaned up afterwards: ${BENCHMARK_RUN_USAGE}`,
       group,
-      run: (args) =>
-        bench({
-          mode: args.str("mode") as "fixed" | "ramp",
-          durationSecs: args.optInt("dur_s") ?? 30,
-          rooms: args.optInt("rooms") ?? 100,
-        }),
+      run: (args) => bench(["run", args.str("mode"), ...(args.optStr("options")?.split(/\s+/) ?? [])]),
     },
     {
       name: "benchmark",
@@ -90,7 +109,7 @@ export function journalCommands(s: ConsoleServices): CommandSpec[] {
       help: "simple variant: fixed load for dur_s seconds (30) on rooms rooms (100)",
       group,
       run: (args) =>
-        bench({ mode: "fixed", durationSecs: args.optInt("dur_s") ?? 30, rooms: args.optInt("rooms") ?? 100 }),
+        bench([args.optInt("dur_s"), args.optInt("rooms")].flatMap((v) => v === undefined ? [] : [String(v)])),
     },
     {
       name: "plugin",

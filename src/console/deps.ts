@@ -94,11 +94,17 @@ export interface PersistenceQueries {
   };
 }
 
-/** Options of `benchmark` (spec 3 §4.2). */
+/** Options of `benchmark` (spec 3 §4.2); `src/load` `parseBenchmarkArgs` fills every field. */
 export interface BenchmarkOptions {
   readonly mode: "fixed" | "ramp";
   readonly durationSecs: number;
+  /** Rooms to keep (fixed) or the most to add (ramp). */
   readonly rooms: number;
+  readonly playersPerRoom?: number;
+  readonly roundSecs?: number;
+  /** Ramp caps: process CPU (% of one core) and RSS (MB). */
+  readonly cpuPercent?: number;
+  readonly rssMb?: number;
 }
 
 /** Runs the in-process benchmark (issue 9, `src/load`); resolves with the rendered report. */

@@ -81,6 +81,13 @@ function check(o: LoadOptions): void {
     throw new UsageError(`Cannot parse --server-env: "${o.serverEnv}" (expected K=V[,K=V])`);
   }
   if (o.serverArgs.length && !o.spawn) throw new UsageError("Cannot pass server flags after --: they need --spawn");
+  if (o.scenario === "http") {
+    if (!o.path.startsWith("/")) throw new UsageError(`Cannot parse --path: "${o.path}" (expected a path from /)`);
+    const lastPlayer = o.idBase + o.rooms * o.players - 1;
+    if (o.rooms && lastPlayer > 999999) {
+      throw new UsageError(`Cannot use ids up to ${lastPlayer}: development records need player ids ≤ 999999`);
+    }
+  }
   if (o.scenario === "rooms") {
     const lastPlayer = o.idBase + o.rooms * o.players - 1;
     // Development records exist for players 1..999999 (src/upstream dev_records.ts).
@@ -128,6 +135,8 @@ export function loadUsage(): string {
     "  logins     logins per second with a cold and with a warm authentication cache",
     "  sse        N subscribers on the HTTP event stream while rooms are created at a fixed rate;",
     "             delivery latency from CreateRoom to each subscriber's create_room event",
+    "  http       N concurrent GET workers on one path (/api/rooms by default) for a duration, optionally",
+    "             with R background rooms × P players in a round; requests/s, latency, status counts",
     "",
     "Common options:",
     ...optionLines(COMMON),

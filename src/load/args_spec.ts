@@ -7,7 +7,7 @@
  */
 
 /** Scenario names. */
-export const SCENARIOS = ["sessions", "rooms", "logins", "sse"] as const;
+export const SCENARIOS = ["sessions", "rooms", "logins", "sse", "http"] as const;
 /** One scenario name. */
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -83,8 +83,22 @@ export interface SseOptions extends CommonOptions {
   idBase: number;
 }
 
+/** `http`: N concurrent workers requesting one HTTP path for a duration, optionally with idle rooms around. */
+export interface HttpOptions extends CommonOptions {
+  scenario: "http";
+  connections: number;
+  duration: number;
+  httpPort: number;
+  path: string;
+  timeout: number;
+  /** Background rooms (0: none), each with `players` players in a round without telemetry. */
+  rooms: number;
+  players: number;
+  idBase: number;
+}
+
 /** Parsed options of one scenario. */
-export type LoadOptions = SessionsOptions | RoomsOptions | LoginsOptions | SseOptions;
+export type LoadOptions = SessionsOptions | RoomsOptions | LoginsOptions | SseOptions | HttpOptions;
 
 /** Value type of an option. */
 export type Kind = "string" | "int" | "number" | "bool" | "seconds";
@@ -181,5 +195,22 @@ const SSE: readonly Opt[] = [
   { flag: "--id-base", key: "idBase", kind: "int", def: 800000, min: 1, max: I32, help: "user id of the room maker" },
 ];
 
+const HTTP: readonly Opt[] = [
+  { flag: "--connections", key: "connections", kind: "int", def: 50, min: 1, max: 10000, help: "requests at once" },
+  { flag: "--duration", key: "duration", kind: "seconds", def: 10, min: 0.1, max: 86400, help: "request window" },
+  { flag: "--http-port", key: "httpPort", kind: "int", def: 12347, min: 1, max: 65535, help: "server HTTP port" },
+  { flag: "--path", key: "path", kind: "string", def: "/api/rooms", help: "path to request (GET)" },
+  { flag: "--timeout", key: "timeout", kind: "seconds", def: 5, min: 0.01, max: 600, help: "per-request timeout" },
+  { flag: "--rooms", key: "rooms", kind: "int", def: 0, min: 0, max: 3000, help: "background rooms, playing" },
+  { flag: "--players", key: "players", kind: "int", def: 8, min: 1, max: 100, help: "players per background room" },
+  { flag: "--id-base", key: "idBase", kind: "int", def: 100000, min: 1, max: 999999, help: "first player id" },
+];
+
 /** Scenario options by scenario. */
-export const TABLES: Record<Scenario, readonly Opt[]> = { sessions: SESSIONS, rooms: ROOMS, logins: LOGINS, sse: SSE };
+export const TABLES: Record<Scenario, readonly Opt[]> = {
+  sessions: SESSIONS,
+  rooms: ROOMS,
+  logins: LOGINS,
+  sse: SSE,
+  http: HTTP,
+};

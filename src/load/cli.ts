@@ -17,6 +17,7 @@ import type { MachineLoad } from "./report.ts";
 import { ProgressBar } from "./progress.ts";
 import { buildReport, renderReport } from "./report.ts";
 import type { RunDeps, RunTarget, ScenarioRun } from "./scenario.ts";
+import { runHttp } from "./scenario_http.ts";
 import { runLogins } from "./scenario_logins.ts";
 import { runRooms } from "./scenario_rooms.ts";
 import { runSessions } from "./scenario_sessions.ts";
@@ -37,6 +38,8 @@ export function startScenario(o: LoadOptions, target: RunTarget, deps: RunDeps):
       return runLogins(o, target, deps);
     case "sse":
       return runSse(o, { ...target, httpPort: target.httpPort ?? o.httpPort }, deps);
+    case "http":
+      return runHttp(o, { ...target, httpPort: target.httpPort ?? o.httpPort }, deps);
   }
 }
 

@@ -31,6 +31,13 @@ export class ErrorTally {
     this.add(`${what}/${code}`, error instanceof Error ? error.message : String(error));
   }
 
+  /** Adds every error of `other`, its kinds prefixed with `prefix` (a sub-run's errors in the run's report). */
+  merge(other: ErrorTally, prefix: string): void {
+    for (const [kind, n] of other.#byKind) this.#byKind.set(prefix + kind, (this.#byKind.get(prefix + kind) ?? 0) + n);
+    this.#total += other.#total;
+    for (const sample of other.#samples) if (this.#samples.length < MAX_SAMPLES) this.#samples.push(prefix + sample);
+  }
+
   /** Errors recorded. */
   get total(): number {
     return this.#total;

@@ -19,11 +19,11 @@ import { delay } from "./clients.ts";
 import { type BenchEnv, BenchRoom } from "./inprocess_room.ts";
 import {
   BENCHMARK_DEFAULTS,
+  BenchmarkError,
   type BenchmarkOptions,
   type BenchmarkReport,
   type BenchmarkReportStore,
   type BenchmarkStatus,
-  formatBenchmarkReport,
   MAX_BENCH_ROOMS,
 } from "./inprocess_report.ts";
 import { AvgPeakSeries, FixedHistogram, Histogram } from "./stats.ts";
@@ -38,7 +38,7 @@ export interface BenchmarkDeps {
   readonly log: Logger;
   /** Stores the report (the persistence layer), when present. */
   readonly reportStore?: BenchmarkReportStore;
-  /** Aborted to stop early (the report is still made and stored). */
+  /** Aborted to stop early, e.g. when the process stops (the run cleans up; the report is still made and stored). */
   readonly signal?: AbortSignal;
   /** Called once per step with live figures. */
   readonly onStatus?: (status: BenchmarkStatus) => void;
@@ -53,6 +53,8 @@ function defaultSample(): { cpuMs: number; rssBytes: number } {
 
 /** Time rooms get to finish their round when the run ends, ms. */
 const WINDDOWN_MS = 15_000;
+/** The same when the run was aborted (shutdown): rooms are closed under the players soon after. */
+const ABORT_WINDDOWN_MS = 2_000;
 
 /** Runs the benchmark against `server` and resolves with its report (after cleanup). */
 export async function runInProcessBenchmark(
@@ -62,9 +64,14 @@ export async function runInProcessBenchmark(
 ): Promise<BenchmarkReport> {
   const o: BenchmarkOptions = { ...BENCHMARK_DEFAULTS, ...options };
   const { clock, log } = deps;
+  if (deps.signal?.aborted || server.core.shuttingDown) {
+    throw new BenchmarkError("STOPPING", "Cannot run the benchmark: the server is stopping");
+  }
   // Virtual ids are the same in every run: two runs at once would take over each other's users.
   for (const id of server.core.users.keys()) {
-    if (id <= BENCH_ID_BASE) throw new Error("Cannot run the benchmark: another benchmark is running");
+    if (id <= BENCH_ID_BASE) {
+      throw new BenchmarkError("BUSY", "Cannot run the benchmark: a benchmark is already running");
+    }
   }
   const sample = deps.sampleProcess ?? defaultSample;
   const tag = Math.floor(Math.random() * 36 ** 4).toString(36).padStart(4, "0");
@@ -179,7 +186,15 @@ export async function runInProcessBenchmark(
   deps.signal?.removeEventListener("abort", onAbort);
   const durationSecs = Math.round((clock.monotonic() - t0) / 100) / 10;
   winddown.abort();
-  const cleanup = await cleanUp(server, rooms, loops, sessions, clock, tag);
+  const cleanup = await cleanUp(
+    server,
+    rooms,
+    loops,
+    sessions,
+    clock,
+    tag,
+    interrupted ? ABORT_WINDDOWN_MS : WINDDOWN_MS,
+  );
   driver.stop();
   const title = `benchmark ${o.mode} ${
     o.mode === "fixed" ? `${o.rooms} rooms` : `cpu ${o.cpuPercent}% ram ${o.rssMb} MB`
@@ -223,14 +238,6 @@ export async function runInProcessBenchmark(
   return report;
 }
 
-/** A console `benchmark` runner (`src/console` `BenchmarkRunner`): runs, then renders the report as lines. */
-export function benchmarkRunner(
-  server: GameServer,
-  deps: BenchmarkDeps,
-): (options: Partial<BenchmarkOptions>) => Promise<{ lines: string[] }> {
-  return async (options) => ({ lines: formatBenchmarkReport(await runInProcessBenchmark(server, options, deps)) });
-}
-
 /** Ends rounds, closes bench rooms and virtual sessions, and counts what is left. */
 async function cleanUp(
   server: GameServer,
@@ -239,9 +246,10 @@ async function cleanUp(
   sessions: Set<Session>,
   clock: Clock,
   tag: string,
+  winddownMs: number,
 ): Promise<BenchmarkReport["cleanup"]> {
   let timer;
-  const limit = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, WINDDOWN_MS)));
+  const limit = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, winddownMs)));
   await Promise.race([Promise.all(loops), limit]);
   clock.clearTimeout(timer);
   const admin = new Admin(server.core);

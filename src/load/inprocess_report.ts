@@ -45,6 +45,9 @@ export const BENCHMARK_DEFAULTS: BenchmarkOptions = {
 /** Most rooms a benchmark ever creates. */
 export const MAX_BENCH_ROOMS = 5000;
 
+/** Longest benchmark, s (the console's `dur_s` bound). */
+export const MAX_BENCH_SECS = 3600;
+
 /** Average and peak of a sampled figure. */
 export interface AvgPeak {
   readonly avg: number;
@@ -99,6 +102,16 @@ export interface BenchmarkReport {
   readonly notes: string[];
 }
 
+/** Why a benchmark could not start: `BUSY` (one is running) or `STOPPING` (the process is shutting down). */
+export class BenchmarkError extends Error {
+  override name = "BenchmarkError";
+  readonly code: "BUSY" | "STOPPING";
+  constructor(code: "BUSY" | "STOPPING", message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
 /** Where reports are kept (the persistence layer's `saveBenchmarkReport` fits). */
 export interface BenchmarkReportStore {
   saveBenchmarkReport(input: { id?: string; title: string; report: unknown }): unknown;
@@ -121,45 +134,84 @@ const FLAGS: Record<string, [keyof BenchmarkOptions, (raw: string) => number, nu
   "--playing-rooms": ["rooms", Number, 1, MAX_BENCH_ROOMS],
   "--max-rooms": ["rooms", Number, 1, MAX_BENCH_ROOMS],
   "--players": ["playersPerRoom", Number, 1, 100],
-  "--duration": ["durationSecs", duration, 1, 86400],
+  "--duration": ["durationSecs", duration, 1, MAX_BENCH_SECS],
   "--round-secs": ["roundSecs", duration, 1, 3600],
   "--cpu": ["cpuPercent", Number, 1, 1000],
   "--ram": ["rssMb", size, 16, 1 << 20],
 };
 
+/** Usage of the `run` form, for error messages and help. */
+export const BENCHMARK_RUN_USAGE =
+  "run fixed|ramp [dur_s] [rooms] [--rooms N] [--players N] [--duration 60s|10m] [--round-secs S] [--cpu P] [--ram 2048m]";
+
+function bounded(what: string, raw: string, v: number, min: number, max: number): number {
+  if (Number.isNaN(v)) throw new RangeError(`Cannot parse ${what}: "${raw}" is not a number`);
+  if (!(v >= min && v <= max)) throw new RangeError(`Cannot parse ${what}: ${raw} is outside ${min}..${max}`);
+  return v;
+}
+
 /**
  * Parses console arguments: `[dur_s=30] [rooms=100]` (simple form), or
- * `run fixed|ramp [--rooms N] [--players N] [--duration 60s|10m] [--round-secs S] [--cpu P] [--ram 2048m]`.
+ * `run fixed|ramp [dur_s] [rooms] [--rooms N] [--players N] [--duration 60s|10m] [--round-secs S] [--cpu P]
+ * [--ram 2048m]` (flags also as `--flag=value`; `ramp` may add up to 5000 rooms unless `--rooms` says less).
  * Throws a `RangeError` reading `Cannot …` on bad input.
  */
 export function parseBenchmarkArgs(args: readonly string[]): BenchmarkOptions {
   if (args[0] !== "run") {
-    if (args.length > 2) throw new RangeError("Cannot parse benchmark: expected [dur_s] [rooms]");
+    if (args.length > 2) throw new RangeError("Cannot parse benchmark: expected [dur_s=30] [rooms=100]");
     const [dur = "30", rooms = "100"] = args;
     const o = { ...BENCHMARK_DEFAULTS, durationSecs: duration(dur), rooms: Number(rooms) };
-    if (!(o.durationSecs >= 1) || !Number.isInteger(o.rooms) || o.rooms < 1 || o.rooms > MAX_BENCH_ROOMS) {
+    if (
+      !(o.durationSecs >= 1 && o.durationSecs <= MAX_BENCH_SECS) || !Number.isInteger(o.rooms) || o.rooms < 1 ||
+      o.rooms > MAX_BENCH_ROOMS
+    ) {
       throw new RangeError(`Cannot parse benchmark: "${args.join(" ")}" (expected [dur_s=30] [rooms=100])`);
     }
     return o;
   }
   const mode = args[1];
   if (mode !== "fixed" && mode !== "ramp") {
-    throw new RangeError(`Cannot parse benchmark run: mode must be fixed or ramp`);
+    throw new RangeError(`Cannot parse benchmark run: mode must be fixed or ramp, not "${mode ?? ""}"`);
   }
   const o: Record<string, unknown> = { ...BENCHMARK_DEFAULTS, mode };
+  // spec 3 §4.2 / PMP: a ramp stops at its CPU or RAM cap, so its room limit is only the hard cap.
   if (mode === "ramp") o.rooms = MAX_BENCH_ROOMS;
-  for (let i = 2; i < args.length; i += 2) {
-    const spec = FLAGS[args[i]!];
-    const raw = args[i + 1];
-    if (!spec || raw === undefined) throw new RangeError(`Cannot parse benchmark run: unexpected "${args[i]}"`);
-    const [key, parse, min, max] = spec;
-    const v = parse(raw);
-    if (!(v >= min && v <= max)) {
-      throw new RangeError(`Cannot parse benchmark run: ${args[i]} ${raw} is outside ${min}..${max}`);
+  let i = 2;
+  // The console's earlier positional form `run <mode> [dur_s] [rooms]` still works.
+  for (const key of ["durationSecs", "rooms"] as const) {
+    const raw = args[i];
+    if (raw === undefined || raw.startsWith("-")) break;
+    const max = key === "rooms" ? MAX_BENCH_ROOMS : MAX_BENCH_SECS;
+    const v = key === "rooms" ? Number(raw) : duration(raw);
+    if (key === "rooms" && !Number.isInteger(v)) {
+      throw new RangeError(`Cannot parse benchmark run: rooms "${raw}" is not an integer`);
     }
+    o[key] = bounded(`benchmark run: ${key === "rooms" ? "rooms" : "dur_s"}`, raw, v, 1, max);
+    i++;
+  }
+  for (; i < args.length; i++) {
+    const arg = args[i]!;
+    const eq = arg.indexOf("=");
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const spec = FLAGS[flag];
+    if (!spec) {
+      throw new RangeError(`Cannot parse benchmark run: unexpected "${arg}" (expected ${BENCHMARK_RUN_USAGE})`);
+    }
+    const raw = eq > 0 ? arg.slice(eq + 1) : args[++i];
+    if (raw === undefined) throw new RangeError(`Cannot parse benchmark run: ${flag} needs a value`);
+    const [key, parse, min, max] = spec;
+    const v = bounded(`benchmark run: ${flag}`, raw, parse(raw), min, max);
     o[key] = key === "rooms" || key === "playersPerRoom" ? Math.floor(v) : v;
   }
   return o as unknown as BenchmarkOptions;
+}
+
+/** One line saying what a benchmark will do. */
+export function describeBenchmark(o: BenchmarkOptions): string {
+  const what = o.mode === "fixed"
+    ? `${o.rooms} rooms`
+    : `up to ${o.rooms} rooms, until CPU ${o.cpuPercent} % or RSS ${o.rssMb} MB`;
+  return `benchmark ${o.mode}: ${o.durationSecs} s, ${what}, ${o.playersPerRoom} players per room`;
 }
 
 /** The report as console lines. */

@@ -1,6 +1,6 @@
 /**
  * Load generation and benchmarks: `chorus load <scenario>` drives real TCP
- * clients against any Phira-compatible server (`sessions`, `rooms`, `logins`),
+ * clients against any Phira-compatible server (`sessions`, `rooms`, `logins`, `sse`, and `http` for HTTP paths),
  * and {@link runInProcessBenchmark} runs virtual sessions inside a live server
  * for the console `benchmark` command.
  *
@@ -18,5 +18,6 @@ export * from "./args.ts";
 export * from "./report.ts";
 export * from "./scenario.ts";
 export * from "./stats.ts";
-export { BENCH_ID_BASE, type BenchmarkDeps, benchmarkRunner, runInProcessBenchmark } from "./inprocess.ts";
+export { BENCH_ID_BASE, type BenchmarkDeps, runInProcessBenchmark } from "./inprocess.ts";
+export { InProcessBenchmarks } from "./inprocess_host.ts";
 export * from "./inprocess_report.ts";

@@ -58,7 +58,14 @@ export function serverFlagsFor(o: LoadOptions): string[] {
       return ["--max-pending-auth", String(Math.max(256, o.concurrency * 2))];
     case "sse":
       return [];
+    case "http":
+      return ["--max-sessions", String(Math.max(4096, o.rooms * o.players + 64))];
   }
+}
+
+/** Scenarios that talk to the HTTP port. */
+function usesHttp(o: LoadOptions): o is Extract<LoadOptions, { httpPort: number }> {
+  return o.scenario === "sse" || o.scenario === "http";
 }
 
 const here = (path: string) => new URL(path, import.meta.url).pathname;
@@ -90,7 +97,7 @@ export async function openTarget(o: LoadOptions): Promise<OpenTarget> {
     if (!o.spawn) {
       notes.push(`server: ${o.host}:${o.port}${o.serverPid ? ` (pid ${o.serverPid})` : ""}`);
       return {
-        target: { host: o.host, port: o.port, pid: o.serverPid, httpPort: o.scenario === "sse" ? o.httpPort : null },
+        target: { host: o.host, port: o.port, pid: o.serverPid, httpPort: usesHttp(o) ? o.httpPort : null },
         upstreamUrl,
         spawned: false,
         notes,
@@ -99,7 +106,7 @@ export async function openTarget(o: LoadOptions): Promise<OpenTarget> {
       };
     }
     const port = freePort();
-    const httpPort = o.scenario === "sse" ? freePort() : 0;
+    const httpPort = usesHttp(o) ? freePort() : 0;
     const deno = [
       "run",
       "-A",

@@ -9,6 +9,7 @@
  * @module
  */
 
+import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import { DataDirLock } from "./lock.ts";
 import { migrate, type MigrateResult, type Migration, MIGRATIONS } from "./migrations.ts";
@@ -24,6 +25,8 @@ export interface OpenStoreOptions {
   readonly databaseUrl: string | null;
   readonly log: Logger;
   readonly now: number;
+  /** Times the embedded database's worker restarts (default the runtime's monotonic clock). */
+  readonly clock?: Clock;
   /** Use this database instead of opening one (tests). */
   readonly db?: SqlDb;
   readonly migrations?: readonly Migration[];
@@ -69,7 +72,7 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
         const dir = `${o.dataDir}/pglite`;
         const fresh = await Deno.stat(`${dir}/PG_VERSION`).then(() => false, () => true);
         if (fresh) o.log.info("creating the embedded database (the first start takes a few seconds)", { dir });
-        db = await openEmbedded(dir, o.log);
+        db = await openEmbedded(dir, o.log, o.clock);
         o.log.info("embedded database open", {
           dir,
           ms: Math.round(performance.now() - started),
@@ -91,9 +94,9 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
  * the game's event loop; in this thread only where no worker can start
  * (e.g. a `deno compile` build without `--include src/persistence/pglite_worker.ts`).
  */
-async function openEmbedded(dir: string, log: Logger): Promise<SqlDb> {
+async function openEmbedded(dir: string, log: Logger, clock: Clock | undefined): Promise<SqlDb> {
   try {
-    return await PgliteWorkerDb.open({ dir });
+    return await PgliteWorkerDb.open({ dir, log, ...(clock ? { clock } : {}) });
   } catch (error) {
     if (!(error instanceof WorkerStartError)) throw error;
     log.warn("the embedded database runs in the main thread: its worker cannot start", {

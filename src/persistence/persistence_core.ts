@@ -108,6 +108,7 @@ export class PersistenceCore {
       databaseUrl: config.database_url,
       log,
       now: this.#startedAt,
+      clock,
       ...(this.o.db ? { db: this.o.db } : {}),
       ...(this.o.migrations ? { migrations: this.o.migrations } : {}),
     });

@@ -9,8 +9,15 @@
  * or `ROLLBACK` (its own statements go straight through), as PGlite's
  * in-process `transaction` does. Errors keep their SQLSTATE `code`, so
  * `isTransientDbError` (`sql_db.ts`) classifies them as with the other backends. A
- * worker that dies fails every call with `CONNECTION_CLOSED` (transient):
- * records wait in the journal and the game goes on.
+ * worker that dies fails the calls in flight with `CONNECTION_CLOSED`
+ * (transient): records wait in the journal and the game goes on. The next
+ * call starts a new worker on the same directory (PGlite recovers it as
+ * after a crash; this process still holds the `data_dir` lock, so nobody
+ * else opened it meanwhile), at the earliest {@link RESPAWN_MIN_MS} after
+ * the death, doubling up to {@link RESPAWN_MAX_MS} while starts fail or new
+ * workers die soon after starting; calls before then fail as transient too. Once a worker answers again the apply
+ * worker's retry succeeds, the store counts as up and `/health/ready`
+ * recovers (spec 3 §7 rule 3).
  *
  * The worker inherits the process's permissions (`deno task start` grants
  * what PGlite needs); a `deno compile`d binary must embed the worker with
@@ -20,18 +27,28 @@
  * @module
  */
 
+import type { Clock } from "../util/clock.ts";
+import type { Logger } from "../util/log.ts";
 import { PGLITE_INITIAL_MEMORY } from "./pglite_config.ts";
 import type { WireError, WorkerReply, WorkerRequest } from "./pglite_worker.ts";
 import type { Queryable, Row, SqlDb } from "./sql_db.ts";
 
 /** Options of {@link PgliteWorkerDb.open}. */
 export interface PgliteWorkerOptions {
-  /** Directory of the database; omitted = in memory (tests). */
+  /** Directory of the database; omitted = in memory (tests; a new worker then starts empty). */
   readonly dir?: string;
   readonly initialMemory?: number;
   /** The worker script (tests); default `pglite_worker.ts`. */
   readonly workerUrl?: URL;
+  /** Times the respawn back-off (its `monotonic()`); default the runtime's monotonic clock. */
+  readonly clock?: Pick<Clock, "monotonic">;
+  readonly log?: Logger;
 }
+
+/** First wait before a dead worker is replaced, in milliseconds. */
+export const RESPAWN_MIN_MS = 250;
+/** Longest wait between attempts to start a worker again. */
+export const RESPAWN_MAX_MS = 30_000;
 
 const WORKER_URL = new URL("./pglite_worker.ts", import.meta.url);
 
@@ -60,6 +77,7 @@ class Channel {
   #next = 1;
   #answered = false;
   #gone: Error | null = null;
+  #terminated = false;
 
   constructor(url: URL) {
     try {
@@ -85,6 +103,14 @@ class Channel {
     };
   }
 
+  /** Called once when the worker dies by itself. */
+  onDied: ((error: Error) => void) | null = null;
+
+  /** Why the worker died by itself (not closed on purpose), or null while it lives. */
+  get died(): Error | null {
+    return this.#gone && !this.#terminated ? this.#gone : null;
+  }
+
   /** Sends one request; resolves with its rows. */
   call(op: Op): Promise<Row[]> {
     if (this.#gone) return Promise.reject(this.#gone);
@@ -103,6 +129,7 @@ class Channel {
   /** Stops the worker; pending and later calls fail (not as transient: the database was closed on purpose). */
   terminate(): void {
     if (this.#gone) return;
+    this.#terminated = true;
     this.#worker.terminate();
     this.#fail(new Error("Cannot use the embedded database: it is closed"));
   }
@@ -114,6 +141,7 @@ class Channel {
   }
 
   #fail(error: Error): void {
+    if (!this.#gone && !this.#terminated) queueMicrotask(() => this.onDied?.(error));
     this.#gone ??= error;
     for (const waiter of this.#pending.values()) waiter.reject(this.#gone);
     this.#pending.clear();
@@ -123,13 +151,41 @@ class Channel {
 /** PGlite in a worker behind the {@link SqlDb} seam. */
 export class PgliteWorkerDb implements SqlDb {
   readonly backend = "pglite" as const;
-  readonly #channel: Channel;
+  readonly #o: PgliteWorkerOptions;
+  #channel: Channel;
   /** Settles when the last operation queued so far has finished (never rejects). */
   #tail: Promise<unknown> = Promise.resolve();
   #closed = false;
+  /** While the worker is dead: when the next start may be tried, and the wait after that one. */
+  #respawn: { at: number; why: string } | null = null;
+  /** The last back-off, in milliseconds. */
+  #delay = RESPAWN_MIN_MS;
+  /** Workers started again after one died. */
+  respawns = 0;
 
-  private constructor(channel: Channel) {
-    this.#channel = channel;
+  #startedAt = 0;
+
+  private constructor(channel: Channel, o: PgliteWorkerOptions) {
+    this.#o = o;
+    this.#channel = this.#watch(channel);
+  }
+
+  /** Starts the back-off when `channel`'s worker dies: doubled when the worker before it died soon too. */
+  #watch(channel: Channel): Channel {
+    this.#startedAt = this.#now();
+    channel.onDied = (error) => {
+      if (this.#closed || channel !== this.#channel) return;
+      const now = this.#now();
+      const soon = this.respawns > 0 && now - this.#startedAt < RESPAWN_MAX_MS;
+      const delay = soon ? Math.min(this.#delay * 2, RESPAWN_MAX_MS) : RESPAWN_MIN_MS;
+      this.#delay = delay;
+      this.#respawn = { at: now + delay, why: error.message };
+      this.#o.log?.error("the embedded database's worker died; starting a new one", {
+        error: error.message,
+        in_ms: delay,
+      });
+    };
+    return channel;
   }
 
   /**
@@ -147,7 +203,7 @@ export class PgliteWorkerDb implements SqlDb {
       channel.terminate();
       throw error;
     }
-    return new PgliteWorkerDb(channel);
+    return new PgliteWorkerDb(channel, o);
   }
 
   query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -205,11 +261,49 @@ export class PgliteWorkerDb implements SqlDb {
     }
   }
 
-  /** Runs `fn` once everything queued before it has finished. */
+  /** Runs `fn` once everything queued before it has finished (with a live worker). */
   #exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.#tail.then(fn);
+    const run = this.#tail.then(async () => {
+      if (!this.#closed) await this.#alive();
+      return await fn();
+    });
     this.#tail = run.catch(() => {});
     return run;
+  }
+
+  /** Starts a new worker if the last one died and its back-off is over; throws a transient error otherwise. */
+  async #alive(): Promise<void> {
+    const died = this.#channel.died;
+    if (!died) return;
+    const now = this.#now();
+    const r = this.#respawn ??= { at: now, why: died.message };
+    if (now < r.at) throw transient(`${r.why}; a new worker starts in ${Math.ceil(r.at - now)} ms`);
+    const channel = new Channel(this.#o.workerUrl ?? WORKER_URL);
+    try {
+      await channel.call({
+        op: "open",
+        dir: this.#o.dir ?? null,
+        initialMemory: this.#o.initialMemory ?? PGLITE_INITIAL_MEMORY,
+      });
+    } catch (error) {
+      channel.terminate();
+      this.#delay = Math.min(this.#delay * 2, RESPAWN_MAX_MS);
+      r.at = this.#now() + this.#delay;
+      const why = error instanceof Error ? error.message : String(error);
+      this.#o.log?.warn("cannot start a new worker for the embedded database yet", {
+        error: why,
+        retry_ms: this.#delay,
+      });
+      throw transient(`${r.why}; a new worker failed to start (${why}), next try in ${this.#delay} ms`);
+    }
+    this.#channel = this.#watch(channel);
+    this.#respawn = null;
+    this.respawns++;
+    this.#o.log?.info("the embedded database's new worker is running", { dir: this.#o.dir ?? "memory" });
+  }
+
+  #now(): number {
+    return this.#o.clock ? this.#o.clock.monotonic() : performance.now();
   }
 }
 
@@ -228,6 +322,14 @@ export async function initDataDir(dir: string, initialMemory: number = PGLITE_IN
   } finally {
     channel.terminate();
   }
+}
+
+/** A failure of the embedded database as unavailable (like a lost connection): the caller waits and retries. */
+function transient(message: string): Error {
+  const text = message.startsWith("Cannot use the embedded database")
+    ? message
+    : `Cannot use the embedded database: ${message}`;
+  return Object.assign(new Error(text), { code: "CONNECTION_CLOSED" });
 }
 
 async function exists(path: string): Promise<boolean> {

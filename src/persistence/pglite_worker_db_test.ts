@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { PgliteWorkerDb, PgliteWorkerError, WorkerStartError } from "./pglite_worker_db.ts";
+import { ManualClock } from "../util/clock.ts";
+import { LogHub } from "../util/log.ts";
+import { PgliteWorkerDb, PgliteWorkerError, RESPAWN_MIN_MS, WorkerStartError } from "./pglite_worker_db.ts";
 import { isTransientDbError } from "./sql_db.ts";
 
 Deno.test("PGlite in a worker", async (t) => {
@@ -120,4 +122,75 @@ Deno.test("PGlite in a worker: a worker that dies fails calls as transient; one 
     PgliteWorkerDb.open({ workerUrl: new URL("./no_such_worker.ts", import.meta.url) }),
     WorkerStartError,
   );
+});
+
+Deno.test("PGlite in a worker: a dead worker is replaced after a back-off, on the same directory", async () => {
+  const dir = await Deno.makeTempDir();
+  const clock = new ManualClock();
+  const logs = new LogHub({ level: "debug", sink: () => {} });
+  const db = await PgliteWorkerDb.open({
+    dir: `${dir}/pg`,
+    workerUrl: new URL("./pglite_worker_flaky_test_util.ts", import.meta.url),
+    clock,
+    log: logs.logger(),
+  });
+  try {
+    await db.exec("CREATE TABLE kept (v INT); INSERT INTO kept VALUES (42)");
+    await assert.rejects(
+      db.query("SELECT 'crash'"),
+      (e: Error) => isTransientDbError(e) && /wasm trap/.test(e.message),
+    );
+    // Within the back-off: still unavailable (transient), and says when it tries again.
+    await assert.rejects(db.query("SELECT v FROM kept"), (e: Error) => {
+      assert.equal(isTransientDbError(e), true);
+      assert.match(e.message, new RegExp(`wasm trap: unreachable; a new worker starts in ${RESPAWN_MIN_MS} ms$`));
+      return true;
+    });
+    assert.equal(db.respawns, 0);
+    clock.advance(RESPAWN_MIN_MS);
+    assert.deepEqual(await db.query("SELECT v FROM kept"), [{ v: 42 }], "the new worker has the committed rows");
+    assert.equal(db.respawns, 1);
+    assert.deepEqual(
+      logs.history().map((r) => r.msg).filter((m) => m.includes("worker")),
+      ["the embedded database's worker died; starting a new one", "the embedded database's new worker is running"],
+    );
+    // It can die again and come back again.
+    await assert.rejects(db.query("SELECT 'crash'"), /wasm trap/);
+    clock.advance(RESPAWN_MIN_MS);
+    await assert.rejects(
+      db.query("SELECT 1"),
+      /a new worker starts in 250 ms$/,
+      "dying soon after a start doubles the wait",
+    );
+    clock.advance(RESPAWN_MIN_MS);
+    await db.transaction((tx) => tx.query("INSERT INTO kept VALUES (43)"));
+    assert.deepEqual(await db.query("SELECT v FROM kept ORDER BY v"), [{ v: 42 }, { v: 43 }]);
+    assert.equal(db.respawns, 2);
+  } finally {
+    await db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+  await assert.rejects(db.query("SELECT 1"), /it is closed/, "a closed database is not started again");
+});
+
+Deno.test("PGlite in a worker: workers that keep dying are started again ever more slowly", async () => {
+  const clock = new ManualClock();
+  // The crash util answers `open` and dies at the next request, every time: each new worker dies too.
+  const db = await PgliteWorkerDb.open({
+    workerUrl: new URL("./pglite_worker_crash_test_util.ts", import.meta.url),
+    clock,
+  });
+  try {
+    await assert.rejects(db.query("SELECT 1"), /wasm trap/);
+    clock.advance(RESPAWN_MIN_MS);
+    await assert.rejects(db.query("SELECT 1"), /wasm trap/, "the new worker started, then died at the query");
+    assert.equal(db.respawns, 1);
+    await assert.rejects(db.query("SELECT 1"), new RegExp(`starts in ${2 * RESPAWN_MIN_MS} ms$`));
+    clock.advance(2 * RESPAWN_MIN_MS);
+    await assert.rejects(db.query("SELECT 1"), /wasm trap/);
+    await assert.rejects(db.query("SELECT 1"), new RegExp(`starts in ${4 * RESPAWN_MIN_MS} ms$`));
+    assert.equal(db.respawns, 2);
+  } finally {
+    await db.close();
+  }
 });

@@ -170,7 +170,9 @@ function bind<T extends TokenCommand>(
       message: { type: "SelectChart", user: room.hostId ?? 0, name: room.chart.name, id: room.chart.id },
     });
   }
-  log.info("user authenticated", {
+  // spec 3 §4.2 benchmark: virtual players (negative ids; game monitors are negative too but not "normal") log at
+  // debug, or a run floods the log with logins.
+  log[user.id < 0 && category === "normal" ? "debug" : "info"]("user authenticated", {
     user: user.id,
     session: session.id,
     room: room?.id,

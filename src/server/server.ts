@@ -44,12 +44,15 @@ export class GameServer {
   readonly #hooks: SessionHooks;
   readonly #connections: WindowCounter;
   #sweep: TimerHandle | undefined;
+  /** Command handlers running (some wait on the upstream); shutdown lets them reply before closing. */
+  #inFlight = 0;
+  #idle: (() => void) | null = null;
 
   constructor(ctx: ServerContext) {
     this.core = new ServerCore(ctx);
     const core = this.core;
     this.#hooks = {
-      handle: (s, inbound) => dispatch(core, s, inbound),
+      handle: (s, inbound) => this.#track(dispatch(core, s, inbound)),
       closed: (s, reason) => {
         s.log.debug("session closed", { reason });
         core.sessionClosed(s);
@@ -178,19 +181,37 @@ export class GameServer {
     }, SWEEP_INTERVAL_MS);
   }
 
+  #track(handling: Promise<void>): Promise<void> {
+    this.#inFlight++;
+    return handling.finally(() => {
+      if (--this.#inFlight > 0 || !this.#idle) return;
+      const wake = this.#idle;
+      this.#idle = null;
+      wake();
+    });
+  }
+
+  /** Resolves once no command handler is running. */
+  #handlersIdle(): Promise<void> {
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.#idle = resolve));
+  }
+
   /**
    * Graceful shutdown: stop accepting, tell every player (localized), let
-   * queued replies flush, and close everything within
-   * `graceful_shutdown_timeout` (issue 3 "Lifecycle").
+   * commands in flight (an upstream lookup, a login) finish and queued
+   * replies flush, and close everything within `budgetMs` (default
+   * `graceful_shutdown_timeout`; issue 3 "Lifecycle").
    */
-  shutdown(): Promise<void> {
-    if (!this.#stopped) this.#stopped = this.#shutdown();
+  shutdown(options: { budgetMs?: number } = {}): Promise<void> {
+    if (!this.#stopped) this.#stopped = this.#shutdown(options.budgetMs);
     return this.#stopped;
   }
 
-  async #shutdown(): Promise<void> {
+  async #shutdown(budget?: number): Promise<void> {
     const core = this.core;
     const { clock, config, log } = this.ctx;
+    const budgetMs = budget ?? config.graceful_shutdown_timeout * 1000;
     core.shuttingDown = true;
     core.clearTimers();
     clock.clearTimeout(this.#sweep);
@@ -204,10 +225,14 @@ export class GameServer {
     const players = sessions.filter((s) => s.state === "active" && s.userId !== null).map((s) => s.userId!);
     core.sendText(players, { key: "server-shutting-down" });
     let timer: TimerHandle | undefined;
-    const deadline = new Promise<void>((
-      resolve,
-    ) => (timer = clock.setTimeout(resolve, config.graceful_shutdown_timeout * 1000)));
-    await Promise.race([Promise.all(sessions.map((s) => s.outbound.drained())), deadline]);
+    const deadline = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, budgetMs)));
+    const settled = (async () => {
+      // A reply still waiting on the upstream is queued only when its handler
+      // finishes: wait for handlers first, then for the queues to drain.
+      await this.#handlersIdle();
+      await Promise.all(sessions.map((s) => s.outbound.drained()));
+    })();
+    await Promise.race([settled, deadline]);
     clock.clearTimeout(timer);
     for (const s of sessions) s.close("shutdown");
     for (const user of core.users.values()) clock.clearTimeout(user.dangle);

@@ -1,0 +1,63 @@
+/**
+ * The console's benchmark runner (spec 3 §4.2 `benchmark`): one in-process
+ * benchmark at a time per server — the state lives on this instance, made
+ * once per process by `src/app.ts` — stopped by the process's stop signal,
+ * with a way for shutdown to wait until the run has cleaned up and stored its
+ * report.
+ *
+ * @module
+ */
+
+import type { GameServer } from "../server/mod.ts";
+import { type BenchmarkDeps, runInProcessBenchmark } from "./inprocess.ts";
+import {
+  BenchmarkError,
+  type BenchmarkOptions,
+  type BenchmarkReport,
+  formatBenchmarkReport,
+} from "./inprocess_report.ts";
+
+/** Runs in-process benchmarks against one server, one at a time. */
+export class InProcessBenchmarks {
+  readonly #server: GameServer;
+  readonly #deps: BenchmarkDeps;
+  #current: Promise<BenchmarkReport> | null = null;
+
+  /** `deps.signal` should fire when the process stops: a running benchmark then winds down and cleans up. */
+  constructor(server: GameServer, deps: BenchmarkDeps) {
+    this.#server = server;
+    this.#deps = deps;
+  }
+
+  /** True while a benchmark runs (cleanup included). */
+  get running(): boolean {
+    return this.#current !== null;
+  }
+
+  /** Runs one benchmark; rejects with a {@link BenchmarkError} when one is running or the process is stopping. */
+  run(options: Partial<BenchmarkOptions>): Promise<BenchmarkReport> {
+    if (this.#current) {
+      return Promise.reject(new BenchmarkError("BUSY", "Cannot run the benchmark: a benchmark is already running"));
+    }
+    if (this.#deps.signal?.aborted) {
+      return Promise.reject(new BenchmarkError("STOPPING", "Cannot run the benchmark: the server is stopping"));
+    }
+    const run = runInProcessBenchmark(this.#server, options, this.#deps);
+    this.#current = run;
+    const clear = () => {
+      if (this.#current === run) this.#current = null;
+    };
+    run.then(clear, clear);
+    return run;
+  }
+
+  /** The console `BenchmarkRunner`: runs, then renders the report as lines. */
+  readonly runner = async (options: Partial<BenchmarkOptions>): Promise<{ lines: string[] }> => ({
+    lines: formatBenchmarkReport(await this.run(options)),
+  });
+
+  /** Resolves once no benchmark is running (after its cleanup and report). */
+  async idle(): Promise<void> {
+    await this.#current?.catch(() => {});
+  }
+}

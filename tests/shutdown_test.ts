@@ -1,0 +1,170 @@
+/**
+ * Process lifecycle (issue 3 "Lifecycle"): `main.ts start` with stdin at end
+ * of file (as under a service manager) keeps serving until SIGTERM; then
+ * connected players get the localized shutdown notice, the reply of a
+ * command still waiting on the upstream, and the connection close; a lookup
+ * that never answers is abandoned at the deadline, and the process exits 0
+ * within `graceful_shutdown_timeout`. One process for all of it: the
+ * embedded database takes seconds to create.
+ */
+import { equal, ok } from "node:assert/strict";
+import { connect } from "../src/client/mod.ts";
+import { createDevApi, devToken } from "../src/upstream/mod.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const TIMEOUT_SECS = 4;
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** The development upstream over HTTP; `/chart/1` is held until `release()`, `/chart/2` until `close()`. */
+function gatedUpstream() {
+  const dev = createDevApi();
+  const gate = Promise.withResolvers<void>();
+  const never = Promise.withResolvers<void>();
+  const asked = [Promise.withResolvers<void>(), Promise.withResolvers<void>()] as const;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/chart/1") {
+      asked[0].resolve();
+      await gate.promise;
+    } else if (path === "/chart/2") {
+      asked[1].resolve();
+      await never.promise;
+    }
+    return await dev.fetch(req);
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    asked: Promise.all(asked.map((a) => a.promise)),
+    release: () => gate.resolve(),
+    close: async () => {
+      gate.resolve();
+      never.resolve();
+      await server.shutdown();
+    },
+  };
+}
+
+/** Collects the child's output lines; `waitFor` resolves when a line matches. */
+function outputOf(child: Deno.ChildProcess) {
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: () => void }[] = [];
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    let buf = "";
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      buf += chunk;
+      const parts = buf.split("\n");
+      buf = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        for (const w of [...waiters]) {
+          if (w.re.test(line)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve();
+          }
+        }
+      }
+    }
+  };
+  const done = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  return {
+    lines,
+    done,
+    waitFor(re: RegExp): Promise<void> {
+      if (lines.some((l) => re.test(l))) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ re, resolve }));
+    },
+  };
+}
+
+Deno.test("SIGTERM: notice, pending upstream reply, close, exit 0 within graceful_shutdown_timeout; stdin EOF alone does not stop", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "chorus-shutdown-" });
+  const upstream = gatedUpstream();
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "main.ts",
+      "start",
+      "--port",
+      String(port),
+      "--http-port",
+      "0",
+      "--bind-address",
+      "127.0.0.1",
+      "--data-dir",
+      dataDir,
+      "--game-api-endpoint",
+      upstream.url,
+      "--graceful-shutdown-timeout",
+      String(TIMEOUT_SECS),
+      "--openuds.enabled=false",
+      // Bob's chart lookup would wait far longer than the shutdown budget.
+      "--auth-budget-ms",
+      "30000",
+      "--log-level",
+      "info",
+    ],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const out = outputOf(child);
+  try {
+    await out.waitFor(/game server listening/);
+    // The console saw end of input; the server must keep running.
+    await out.waitFor(/console input ended; the server keeps running/);
+    const alice = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });
+    await alice.authenticate(devToken(100));
+    await alice.createRoom("lifecycle");
+    const bob = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });
+    await bob.authenticate(devToken(200, "zh-CN"));
+    await bob.createRoom("stuck");
+    const isNotice = (m: { user: number }) => m.user === 0;
+    const notice = alice.waitForMessage("Chat", isNotice, 10_000);
+    const bobNotice = bob.waitForMessage("Chat", isNotice, 10_000);
+    // Commands waiting on the upstream when the signal comes: Alice's lookup
+    // answers during the shutdown, Bob's never does.
+    const selecting = alice.selectChart(1).then(() => "ok", (e) => `failed: ${e}`);
+    const stuck = bob.selectChart(2).then(() => "ok", () => "no reply");
+    await upstream.asked;
+
+    const signalledAt = performance.now();
+    child.kill("SIGTERM");
+    const message = await notice;
+    equal(message.content, "The server is shutting down. See you soon!");
+    // Only now does the upstream answer: the reply must still be delivered before the close.
+    upstream.release();
+    equal(await selecting, "ok");
+    equal((await bobNotice).content, "服务器正在关闭，稍后见！");
+    await alice.closed;
+    // Bob's handler is abandoned at the deadline: no reply, but the close comes.
+    await bob.closed;
+    equal(await stuck, "no reply");
+    const status = await child.status;
+    const elapsedMs = performance.now() - signalledAt;
+    equal(status.code, 0, out.lines.join("\n"));
+    // Within the budget (plus a little for the process to end), not at the old timeout + 5 s.
+    ok(elapsedMs < TIMEOUT_SECS * 1000 + 500, `exited ${Math.round(elapsedMs)} ms after SIGTERM`);
+    ok(out.lines.some((l) => l.includes("shutting down") && l.includes("SIGTERM")), "the reason is logged");
+    await Promise.all([alice.close(), bob.close()]);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+    await child.status;
+    await out.done.catch(() => {});
+    await upstream.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
