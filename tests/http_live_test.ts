@@ -101,6 +101,44 @@ Deno.test("http /ws/live: authenticate as game monitor, join, relay room traffic
   }
 });
 
+Deno.test("http /ws/live relays a player's Judges during the round as LiveEvent Judges", async () => {
+  const h = startHttpHarness({ listen: true });
+  try {
+    const alice = await h.login(100);
+    await alice.createRoom("abc");
+    const ws = await TestSocket.open(liveUrl(h, devToken(9)));
+    await ws.waitFor(1, "Authenticate");
+    ws.socket.send(encodeWsCommand({ type: "Join", room_id: "abc" }));
+    await ws.waitFor(4, "Join reply");
+    await alice.selectChart(1);
+    await alice.requestStart();
+    const before = ws.messages.length;
+    ws.socket.send(encodeWsCommand({ type: "Ready" }));
+    await alice.waitFor("ChangeState", (e) => e.state.type === "Playing");
+    await waitUntil(() => names(events(ws, before)).includes("StateChange.Playing"), "spectator sees Playing");
+    const from = ws.messages.length;
+    alice.judges([
+      { time: 2, line_id: 3, note_id: 7, judgement: "Good" },
+      { time: 2.5, line_id: 0, note_id: 8, judgement: "Perfect" },
+    ]);
+    await ws.waitFor(from + 1, "Judges");
+    deepEqual(events(ws, from), [{
+      type: "Judges",
+      player: 100,
+      judges: [
+        { time: 2, line_id: 3, note_id: 7, judgement: "Good" },
+        { time: 2.5, line_id: 0, note_id: 8, judgement: "Perfect" },
+      ],
+    }]);
+    // Bytes on the wire: tag 4, the player as i32 LE, then the judge list.
+    equal(ws.messages[from]![0], 4);
+    deepEqual([...ws.messages[from]!.slice(1, 5)], [100, 0, 0, 0]);
+    await ws.close();
+  } finally {
+    await h.close();
+  }
+});
+
 Deno.test("http /ws/live: Leave and a failed Join are answered; a malformed command closes with 1007", async () => {
   const h = startHttpHarness({ listen: true });
   try {

@@ -50,6 +50,8 @@ Deno.test("http S detail, user_name and players: errors use {error, code}", asyn
       ["/api/rooms/nope", 404, { error: "room not found: nope", code: 404 }],
       ["/api/rooms/-hidden", 404, { error: "room not found: -hidden", code: 404 }],
       ["/api/rooms/bad%20name", 400, { error: 'invalid room name "bad name"', code: 400 }],
+      ["/api/rooms/info/bad%20name", 400, { error: 'invalid room name "bad name"', code: 400 }],
+      ["/api/rooms/info/-hidden", 404, { error: "room not found: -hidden", code: 404 }],
       ["/api/rooms/abcdefghijklmnopqrstuvwxyz", 400, {
         error: 'invalid room name "abcdefghijklmnopqrstuvwxyz"',
         code: 400,
