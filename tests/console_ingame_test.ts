@@ -83,3 +83,40 @@ Deno.test("in-game console exit requests a shutdown naming the administrator", a
   deepEqual(c.shutdowns, ["in-game console (100): exit"]);
   await c.close();
 });
+
+Deno.test("in-game console: a non-administrator's `_users` room is ordinary while cli_enabled is true", async () => {
+  const c = startConsoleHarness({ config: { admin_game_ids: [100], cli_enabled: true } });
+  const player = await c.h.login(200);
+  await player.createRoom("_users");
+  ok(c.h.server.core.rooms.has("_users"), "an ordinary room was created");
+  deepEqual(c.h.server.core.rooms.get("_users")!.players.map((p) => p.id), [200]);
+  deepEqual(cliLines(player), []);
+  deepEqual(c.registry.inputs.recent(10).filter((i) => i.source === "in-game"), []);
+  await c.close();
+});
+
+Deno.test("in-game console: a continuation without `--` and an empty command are rejected", async () => {
+  const c = startConsoleHarness({ config: { admin_game_ids: [100] } });
+  const admin = await c.h.login(100);
+  await assertRejectsWithReason(admin.createRoom("_broadcast_user--"), "admin CLI command held");
+  await waitUntil(() => cliLines(admin).some((l) => l.startsWith("[CLI] held;")), "held notice");
+  // The next part must start with `--`; otherwise the held part is dropped and nothing runs.
+  await assertRejectsWithReason(admin.createRoom("_200_hi"), "admin CLI command rejected");
+  await waitUntil(
+    () => cliLines(admin).includes("[CLI] continuation expected: the next part must start with --"),
+    "continuation error",
+  );
+  // The held part is gone: a fresh command runs on its own.
+  await assertRejectsWithReason(admin.createRoom("_rooms"), "admin CLI command executed");
+  await waitUntil(() => cliLines(admin).includes("[CLI] > rooms"), "fresh command");
+  // `_` alone decodes to an empty command.
+  await assertRejectsWithReason(admin.createRoom("_"), "admin CLI command rejected");
+  await waitUntil(() => cliLines(admin).includes("[CLI] empty command"), "empty command notice");
+  equal(c.h.server.core.rooms.has("_"), false);
+  equal(c.h.server.core.rooms.has("_200_hi"), false);
+  deepEqual(
+    c.registry.inputs.recent(10).filter((i) => i.source === "in-game").map((i) => i.input),
+    ["rooms"],
+  );
+  await c.close();
+});
