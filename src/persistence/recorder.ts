@@ -7,6 +7,20 @@
  * tracker. Called synchronously by the bus, so a record is journaled before
  * the command that caused it has its reply written to the socket.
  *
+ * Durability of round results (spec 3 §3.1: "results recorded durably, …
+ * then `GameEnd`") — the exact guarantee: settlement queues the ranking and
+ * `GameEnd` on the players' outbound queues and publishes `round.completed`
+ * in the same synchronous step (`room/procedures.ts` `settle`, effects run in
+ * order by `server/core.ts`), so the round's record is appended — written to
+ * the operating system — before the event loop can send `GameEnd` to a
+ * socket. A killed server therefore never loses a round whose `GameEnd` went
+ * out. Its fsync is batched (`Journal.requestSync`, within `syncDelayMs`,
+ * 2 ms): after an operating-system crash or power loss, a round whose
+ * `GameEnd` left in those last milliseconds can be missing. Closing that
+ * window would mean holding each room's outbound frames from `GameEnd` on
+ * until the fsync (an ordering barrier in the session queues, outside this
+ * layer); logins, which gate their reply, do wait for theirs (spec 3 §3.2).
+ *
  * @module
  */
 
