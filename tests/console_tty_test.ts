@@ -144,6 +144,37 @@ Deno.test({
 });
 
 Deno.test({
+  name: "terminal UI in tmux: the rooms pane redraws on its own when a TCP client creates a room",
+  ignore: !TMUX,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const t = new Tmux();
+    let bob: Awaited<ReturnType<typeof connect>> | null = null;
+    try {
+      await t.start(["--tui"]);
+      await t.waitFor((x) => x.includes("Rooms (0)") && x.includes("Online users (1)"), "the panes");
+      // `ready <port>` was printed before the terminal UI took the alternate screen: read the saved normal screen.
+      const normal = await t.run("capture-pane", "-p", "-a", "-t", "t");
+      const port = Number(/ready (\d+)/.exec(normal)?.[1]);
+      ok(port > 0, `the port on the normal screen: ${normal}`);
+      bob = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });
+      await bob.authenticate(devToken(200));
+      await bob.createRoom("from-tcp");
+      // No key is pressed: the pane follows the server's events.
+      const s = await t.waitFor((x) => x.includes("Rooms (1)") && x.includes("Online users (2)"), "the redraw");
+      ok(s.includes("│from-tcp  SelectingChart  1/100  host 200"), s);
+      await t.type("exit");
+      await t.keys("Enter");
+      await t.waitFor((x) => x.includes("stopped: console: exit"), "the process to stop");
+    } finally {
+      await bob?.close();
+      await t.kill();
+    }
+  },
+});
+
+Deno.test({
   name: "interactive console in tmux: prompt, line editing, history, completion, log lines above the prompt",
   ignore: !TMUX,
   sanitizeResources: false,
