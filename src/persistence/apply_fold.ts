@@ -19,6 +19,8 @@ export class Plan {
   lastSeen = new Map<number, number>();
   visits: Obj[] = [];
   ips = new Map<string, Obj>();
+  /** Logins taken back (applied after the batch's logins, so a login and its revocation may share a batch). */
+  revoked: Obj[] = [];
   playtime = new Map<number, Obj>();
   events: Obj[] = [];
   joins: Obj[] = [];
@@ -232,6 +234,9 @@ export function fold(p: Plan, seq: number, entry: JournalEntry, body?: string | 
         });}
       break;
     }
+    case "login.revoked":
+      p.revoked.push({ instance_id: entry.instance, session_id: entry.session, user_id: entry.user, ip: entry.ip });
+      break;
     case "event":
       return foldEvent(p, seq, entry);
     case "playtime":

@@ -47,6 +47,12 @@ export function planBatch(batch: readonly SeqEntry[], through: number, now: numb
   add(SQL.lastSeen, [...p.lastSeen].map(([user_id, at]) => ({ user_id, at })));
   add(SQL.visits, p.visits);
   add(SQL.ipHistory, [...p.ips.values()]);
+  if (p.revoked.length) {
+    // After this batch's logins: a login and its revocation may share a batch.
+    add(SQL.revokeLogins, p.revoked);
+    add(SQL.revokedUsers, p.revoked);
+    add(SQL.revokedIps, p.revoked);
+  }
   add(SQL.playtime, [...p.playtime.values()]);
   add(SQL.events, p.events);
   add(SQL.roomJoins, p.joins);

@@ -25,6 +25,22 @@ export const SQL = {
       player = u.player OR EXCLUDED.player, login_count = u.login_count + EXCLUDED.login_count,
       first_seen_at = LEAST(u.first_seen_at, EXCLUDED.first_seen_at),
       last_seen_at = GREATEST(u.last_seen_at, EXCLUDED.last_seen_at), last_ip = EXCLUDED.last_ip`,
+  /**
+   * Takes back revoked logins (types.ts `LoginRevokedEntry`): only a visit
+   * still present is taken back, so a revocation never subtracts twice.
+   */
+  revokeLogins: `WITH gone AS (DELETE FROM visits v USING ${rows("instance_id text, session_id bigint")}
+      WHERE v.instance_id = x.instance_id AND v.session_id = x.session_id RETURNING v.user_id, v.ip),
+    counted AS (UPDATE users SET login_count = users.login_count - c.n
+      FROM (SELECT user_id, COUNT(*) AS n FROM gone GROUP BY user_id) c WHERE users.user_id = c.user_id RETURNING 1)
+    UPDATE ip_history h SET use_count = h.use_count - c.n
+      FROM (SELECT user_id, ip, COUNT(*) AS n FROM gone GROUP BY user_id, ip) c
+      WHERE h.user_id = c.user_id AND h.ip = c.ip`,
+  /** Users and addresses left without any login after revocations. */
+  revokedUsers: `DELETE FROM users u USING ${rows("user_id bigint")}
+    WHERE u.user_id = x.user_id AND u.login_count <= 0`,
+  revokedIps: `DELETE FROM ip_history h USING ${rows("user_id bigint, ip text")}
+    WHERE h.user_id = x.user_id AND h.ip = x.ip AND h.use_count <= 0`,
   lastSeen: `UPDATE users SET last_seen_at = GREATEST(users.last_seen_at, x.at)
     FROM ${rows("user_id bigint, at bigint")} WHERE users.user_id = x.user_id`,
   visits: `INSERT INTO visits (seq, instance_id, session_id, user_id, category, ip, connected_at)

@@ -91,7 +91,10 @@ export class PersistenceCore {
   constructor(o: PersistenceOptions) {
     this.o = o;
     this.bans = new DurableBanList((entry) => void this.write(entry), () => o.clock.now());
-    this.loginJournal = { recordLogin: (login) => this.#recordLogin(login) };
+    this.loginJournal = {
+      recordLogin: (login) => this.#recordLogin(login),
+      revokeLogin: (login, reason) => this.#revokeLogin(login, reason),
+    };
     this.recorder = new EventRecorder({ clock: o.clock, write: (entry, body) => this.#writeQuietly(entry, body) });
     this.snapshots = new SnapshotDebouncer({
       clock: o.clock,
@@ -302,7 +305,26 @@ export class PersistenceCore {
     // spec 3 §3.2: Authenticating → DurableAccepted once this record is on disk.
     const { user_id: user, session_id: session, name, language, ip, category, at } = login;
     this.write({ t: "login", user, name, language, ip, session, category, at, instance: this.instanceId }, true);
-    await this.journal.sync();
+    try {
+      await this.journal.sync();
+    } catch (error) {
+      // The record is written and handed to the worker: it will be applied unless compensated (`revokeLogin`).
+      throw Object.assign(error instanceof Error ? error : new Error(String(error)), { committed: true });
+    }
+  }
+
+  #revokeLogin(login: LoginRecord, reason: string): void {
+    // spec 3 §3.2 rollback "compensation sent": applied after the login, it takes the login back.
+    const { user_id: user, session_id: session, ip } = login;
+    this.#writeQuietly({
+      t: "login.revoked",
+      user,
+      ip,
+      session,
+      instance: this.instanceId,
+      reason,
+      at: this.o.clock.now(),
+    });
   }
 
   #onEvent(event: Parameters<EventRecorder["onEvent"]>[0]): void {

@@ -26,6 +26,25 @@ export interface LoginEntry {
   readonly instance: string;
 }
 
+/**
+ * Compensation of a journaled login that never became Active (spec 3 §3.2
+ * rollback: its socket closed before the reply was flushed, or the journal
+ * flush failed). Applying it takes back what its login record added: the
+ * visit (matched by instance and session), one login of the user and one use
+ * of the address; a user row left with no login is deleted, so the refused
+ * login never counts as a player.
+ */
+export interface LoginRevokedEntry {
+  readonly t: "login.revoked";
+  readonly user: number;
+  readonly ip: string;
+  readonly session: number;
+  /** Server instance that journaled the login. */
+  readonly instance: string;
+  readonly reason: string;
+  readonly at: number;
+}
+
 /** A domain event without its process-local bus sequence (spec 3 §2.2 "domain events"). */
 export type StoredEvent = DomainEvent extends infer E ? E extends DomainEvent ? Omit<E, "seq"> : never : never;
 
@@ -137,6 +156,7 @@ export interface InterruptedRoundsEntry {
 /** Any journal record body. */
 export type JournalEntry =
   | LoginEntry
+  | LoginRevokedEntry
   | EventEntry
   | PlaytimeEntry
   | TelemetryEntry

@@ -29,6 +29,7 @@ import type { Inbound, Session } from "../session/session.ts";
 import { CommandContext } from "./command_context.ts";
 import type { ChartMeta } from "./context.ts";
 import { LATE_JOIN_CONFIRM_MS, type ServerCore, type User } from "./core.ts";
+import { COMMAND_DEADLINE_MS } from "./counters.ts";
 import { login } from "./login.ts";
 import { isCliRoom, runCliRoom } from "./ingame_cli.ts";
 import { queryRoomInfo, roomMonitorLogin } from "./room_monitor.ts";
@@ -269,6 +270,15 @@ export async function dispatch(core: ServerCore, session: Session, inbound: Inbo
   const type = inbound.cmd.type;
   core.counters.inc("request_received");
   try {
+    if (cc.replyType && core.ctx.clock.monotonic() - inbound.receivedAt > COMMAND_DEADLINE_MS) {
+      // Past its deadline the client stopped waiting: refuse rather than commit what it never learns (spec 3 §7 rule 4).
+      core.counters.inc("late_commit");
+      core.ctx.log.warn("command reached its handler after its deadline; refused", {
+        command: type,
+        session: session.id,
+      });
+      return cc.fail("server-busy");
+    }
     if (session.state !== "active" && !PRE_AUTH.has(type)) {
       // Before login only Ping and the authenticate commands make sense; the
       // rest still get their error reply (spec 3 §4.1 rule 1).
@@ -276,8 +286,8 @@ export async function dispatch(core: ServerCore, session: Session, inbound: Inbo
       cc.fail("not-authenticated");
       return;
     }
-    if (session.state === "active" && session.category === "room-monitor") {
-      // The room monitor has no user: it may only query.
+    if (session.state === "active" && (session.category === "room-monitor" || session.category === "console")) {
+      // The room monitor and consoles have no user record (a console is never the player): they may only query.
       if (type !== "QueryRoomInfo" && !PRE_AUTH.has(type)) return cc.fail("invalid-session-command");
     } else if (session.state === "active" && !PRE_AUTH.has(type)) {
       const user = cc.user;

@@ -115,7 +115,10 @@ export interface LoginRecord {
  * if it rejects, the login fails and nothing is bound.
  */
 export interface LoginJournal {
+  /** Journals a login; a rejection with `committed: true` means the record was written anyway. */
   recordLogin(login: LoginRecord): Promise<void>;
+  /** Compensates a journaled login that never became Active (spec 3 §3.2 rollback), so it never counts. */
+  revokeLogin(login: LoginRecord, reason: string): void;
 }
 
 /** Everything the game server needs from outside. */

@@ -171,6 +171,7 @@ export class ServerCore {
         roomId: null,
         monitor: false,
         session: null,
+        pending: null,
         dangle: undefined,
         joinPending: null,
         cliPending: null,
@@ -198,11 +199,18 @@ export class ServerCore {
     return n;
   }
 
-  /** Delivers a command to users' current sessions, encoded once. */
+  /**
+   * Delivers a command to users' current sessions, encoded once; a login in
+   * flight gets it too, held until it is Active (spec 3 §3.2).
+   */
   sendTo(ids: readonly number[], cmd: ServerCommand): void {
     const frame = encodeServerCommand(cmd);
     const scoped = isRoomScoped(cmd);
-    for (const id of ids) this.users.get(id)?.session?.push(frame, scoped);
+    for (const id of ids) {
+      const user = this.users.get(id);
+      user?.session?.push(frame, scoped);
+      user?.pending?.push(frame, scoped);
+    }
   }
 
   /** A system chat line, localized per recipient (encoded once per locale). */
@@ -210,14 +218,15 @@ export class ServerCore {
     const frames = new Map<Locale, Uint8Array>();
     for (const id of ids) {
       const user = this.users.get(id);
-      if (!user?.session) continue;
+      if (!user?.session && !user?.pending) continue;
       let frame = frames.get(user.locale);
       if (!frame) {
         const content = translate(user.locale, text.key, text.args);
         frame = encodeServerCommand({ type: "Message", message: { type: "Chat", user: SYSTEM_USER, content } });
         frames.set(user.locale, frame);
       }
-      user.session.push(frame, false);
+      user.session?.push(frame, false);
+      user.pending?.push(frame, false);
     }
   }
 
@@ -360,6 +369,13 @@ export class ServerCore {
     if (!user || user.session !== session) return;
     user.session = null;
     this.ctx.bus.publish({ kind: "user.offline", user: user.id, name: user.name });
+    // A login in flight decides what follows (spec 3 §3.2): it takes over, or its rollback calls `dangle`.
+    if (user.pending) return;
+    this.dangle(user);
+  }
+
+  /** A user without a connection dangles in their room for the grace, or is forgotten when in none. */
+  dangle(user: User): void {
     const room = this.roomOf(user);
     if (!room) {
       this.users.delete(user.id);

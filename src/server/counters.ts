@@ -17,6 +17,14 @@ export const INVARIANT_COUNTERS = [
   "critical_compat_drop",
 ] as const;
 
+/**
+ * Absolute deadline of a command, from its arrival (extended.md §6
+ * `session_command_deadline_ms`): the official client gives up after about
+ * 7 s, so a command reaching its handler later is refused, not committed
+ * (`late_commit`).
+ */
+export const COMMAND_DEADLINE_MS = 4500;
+
 /** Informational counters. */
 export const INFO_COUNTERS = [
   "request_received",

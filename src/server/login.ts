@@ -1,35 +1,33 @@
 /**
  * Login (spec 3 §3.2, §5): token → authentication cache or upstream `/me`
- * within the authentication budget → `Authenticate(Ok((UserInfo,
+ * within the authentication budget → journal record → `Authenticate(Ok((UserInfo,
  * Option<ClientRoomState>)))`, or `Authenticate(Err)` then close.
  *
- * A reconnecting user keeps their room; the new connection becomes current
- * in the same step that queues its `Authenticate(Ok)`, so every later
- * broadcast follows the reply in its FIFO queue. Once that reply is flushed
- * the old connection is closed; if the new connection dies first, the old
- * one (when still open) is bound again.
+ * This module runs the session through Authenticating up to
+ * DurableAccepted (the login's journal record is on disk);
+ * `login_activation.ts` takes it from there to Active, or rolls it back.
+ * A login refused after its record was written gets a compensating record
+ * so that it never counts (spec 3 §3.2 "compensation sent").
  *
  * @module
  */
 
 import type { ClientCommandOf } from "../protocol/mod.ts";
-import { clientRoomState } from "../room/mod.ts";
 import type { SessionCategory } from "../session/session.ts";
 import { resolveLocale, translate } from "../l10n/mod.ts";
 import { banNotice } from "./admin.ts";
 import { tokenHash } from "./auth_cache.ts";
-import { reportVisit } from "./room_monitor.ts";
-import { renderWelcome } from "./welcome.ts";
 import type { CommandContext } from "./command_context.ts";
-import type { UpstreamIdentity } from "./context.ts";
-import { type ServerCore, SYSTEM_USER, type User } from "./core.ts";
+import type { LoginRecord, UpstreamIdentity } from "./context.ts";
+import type { ServerCore } from "./core.ts";
+import { accept, compensate } from "./login_activation.ts";
 
 /** Suffix of game-monitor names (protocol.md §3.5). */
 export const MONITOR_NAME_SUFFIX = " (monitor)";
 
 type TokenCommand = "Authenticate" | "ConsoleAuthenticate" | "GameMonitorAuthenticate";
 
-/** Resolves a token through the cache or the upstream. Never logs the token. */
+/** Resolves a token through the cache or the upstream. Never logs the token (spec 3 §2.2). */
 async function resolveIdentity(core: ServerCore, token: string): Promise<UpstreamIdentity> {
   const hash = await tokenHash(token);
   const cached = core.authCache.get(hash);
@@ -46,6 +44,11 @@ async function resolveIdentity(core: ServerCore, token: string): Promise<Upstrea
     cached_at: core.ctx.clock.now(),
   });
   return identity;
+}
+
+/** True when the journal says the record was written although the login failed (it will reach the store). */
+function committed(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { committed?: unknown }).committed === true;
 }
 
 /** Handles the three token-based authenticate commands. */
@@ -113,117 +116,35 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
   // Game monitors act under the negated id with a marked name (protocol.md §3.5).
   const id = category === "game-monitor" ? -Math.abs(identity.id) : identity.id;
   const name = category === "game-monitor" ? identity.name + MONITOR_NAME_SUFFIX : identity.name;
+  const record: LoginRecord = {
+    user_id: id,
+    name,
+    language: identity.language,
+    ip: session.ip,
+    session_id: session.id,
+    category,
+    at: core.ctx.clock.now(),
+  };
   const journal = core.ctx.loginJournal;
   if (journal) {
     // spec 3 §3.2: the login is journaled before Authenticate(Ok) is sent.
     try {
-      await journal.recordLogin({
-        user_id: id,
-        name,
-        language: identity.language,
-        ip: session.ip,
-        session_id: session.id,
-        category,
-        at: core.ctx.clock.now(),
-      });
+      await journal.recordLogin(record);
     } catch (error) {
       log.error("login could not be made durable; refusing it", {
         user: id,
         session: session.id,
         error: String(error),
       });
+      // Written but not flushed: it would reach the store as a login nobody was told about.
+      if (committed(error)) compensate(core, record, "journal flush failed");
       if (!session.open) return;
       session.state = "failed";
       cc.fail("server-busy");
       return void session.closeAfterFlush(cc.replySeq, "rejected");
     }
-    if (!session.open) return;
   }
-  bind(core, cc, core.upsertUser(id, name, identity.language, category), category);
-}
-
-/** Makes `cc.session` the user's current connection and answers the login. */
-function bind<T extends TokenCommand>(
-  core: ServerCore,
-  cc: CommandContext<T>,
-  user: User,
-  category: SessionCategory,
-): void {
-  const { session } = cc;
-  const { clock, log, bus } = core.ctx;
-  clock.clearTimeout(user.dangle);
-  user.dangle = undefined;
-  const previous = user.session && user.session !== session ? user.session : null;
-  const room = core.roomOf(user);
-  const seq = cc.replyCommand({
-    type: "Authenticate",
-    result: { ok: true, value: [core.userInfo(user), room ? clientRoomState(room, user.id) : null] },
+  await accept(core, cc, { id, name, language: identity.language, category, accountId: identity.id }, {
+    record: journal ? record : null,
   });
-  session.activate(category, user.id);
-  user.session = session;
-  if (room && room.chart && room.phase.kind !== "select") {
-    // A client reconnecting into a waiting or running round learns the chart
-    // only from SelectChart; without it the official client panics when the
-    // round starts (TeamFlos/phira-mp#33). Repeat it, then the state.
-    core.sendTo([user.id], {
-      type: "Message",
-      message: { type: "SelectChart", user: room.hostId ?? 0, name: room.chart.name, id: room.chart.id },
-    });
-  }
-  // spec 3 §4.2 benchmark: virtual players (negative ids; game monitors are negative too but not "normal") log at
-  // debug, or a run floods the log with logins.
-  log[user.id < 0 && category === "normal" ? "debug" : "info"]("user authenticated", {
-    user: user.id,
-    session: session.id,
-    room: room?.id,
-    reconnect: previous !== null || room !== undefined,
-  });
-  if (category === "normal") {
-    core.seenPlayers.add(user.id);
-    sendWelcome(core, user);
-  }
-  // Every player login is reported to the room monitor (protocol.md §3.5 `UserVisit`).
-  if (category === "normal" || category === "game-monitor") reportVisit(core, user.id);
-  bus.publish({ kind: "user.online", user: user.id, name: user.name, language: user.language, ip: session.ip });
-  const started = cc.inbound.receivedAt;
-  void session.outbound.flushed(seq).then((flushed) => {
-    if (flushed) {
-      core.counters.inc("response_flushed");
-      core.counters.handshake.record(clock.monotonic() - started);
-      if (previous?.open) {
-        previous.userId = null;
-        previous.close("replaced");
-      }
-    } else if (previous?.open && user.session === null && core.users.get(user.id) === user) {
-      // The new connection died before its reply got out: keep the old one.
-      clock.clearTimeout(user.dangle);
-      user.dangle = undefined;
-      user.session = previous;
-    }
-  });
-}
-
-/** Sends the welcome lines as system chat (spec 3 §2.3 `welcome`). */
-function sendWelcome(core: ServerCore, user: User): void {
-  const { config, clock, log } = core.ctx;
-  if (!config.welcome.enabled) return;
-  const session = user.session;
-  renderWelcome(config.welcome.messages, {
-    userId: user.id,
-    userName: user.name,
-    language: user.language,
-    locale: user.locale,
-    serverName: config.server_name,
-    playersOnline: core.countOnlinePlayers(),
-    now: clock.now(),
-    showTime: config.welcome.show_time,
-    rooms: core.rooms.values(),
-    nameOf: (id) => core.users.get(id)?.name,
-  }, core.playtime).then((lines) => {
-    // Only to the connection that logged in, if it is still the user's.
-    if (!session || user.session !== session) return;
-    for (const content of lines) {
-      core.sendTo([user.id], { type: "Message", message: { type: "Chat", user: SYSTEM_USER, content } });
-    }
-  }, (error) => log.warn("welcome message failed", { user: user.id, error: String(error) }));
 }

@@ -21,8 +21,14 @@ export interface User {
   roomId: string | null;
   /** Monitor flag of the current membership. */
   monitor: boolean;
-  /** Current session; null while dangling. */
+  /** Current session (the binding); null while dangling. */
   session: Session | null;
+  /**
+   * A new connection whose login is journaled and answered but not yet
+   * flushed (spec 3 §3.2 DurableAccepted/ResponseFlushed): it receives the
+   * user's frames into its gate and takes over only once Active.
+   */
+  pending: Session | null;
   /** Grace timer while dangling. */
   dangle: TimerHandle | undefined;
   /** In-game console: the first part of a command continued with `--`. */

@@ -25,6 +25,7 @@ import {
 } from "../protocol/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
+import { AuthGate, type GateFailure, type GateLimits, PRE_AUTH_LIMITS } from "./auth_gate.ts";
 import { type OutboundLimits, OutboundQueue } from "./outbound.ts";
 
 /** A byte-stream connection (a `Deno.Conn` fits). */
@@ -37,8 +38,28 @@ export interface Transport {
 /** What kind of client authenticated on a session (spec 3 §3.1 rule 6). */
 export type SessionCategory = "normal" | "console" | "room-monitor" | "game-monitor";
 
-/** Connection lifecycle (spec 3 §3.2). */
-export type SessionState = "connected" | "authenticating" | "active" | "failed" | "closed";
+/**
+ * Connection lifecycle (spec 3 §3.2): connected → authenticating →
+ * durable-accepted (login journaled, `Authenticate(Ok)` queued, later frames
+ * held in the gate) → response-flushed (the reply is on the wire) → active
+ * (the gate is released); any pre-active failure → failed → closed.
+ */
+export type SessionState =
+  | "connected"
+  | "authenticating"
+  | "durable-accepted"
+  | "response-flushed"
+  | "active"
+  | "failed"
+  | "closed";
+
+/** States before activation in which the authentication timeout runs. */
+const PRE_ACTIVE: ReadonlySet<SessionState> = new Set([
+  "connected",
+  "authenticating",
+  "durable-accepted",
+  "response-flushed",
+]);
 
 /** Why a session closed. */
 export type CloseReason =
@@ -72,7 +93,13 @@ export interface SessionHooks {
   closed(session: Session, reason: CloseReason): void;
   /** Counts compatibility problems (see `Counters`). */
   count(
-    name: "critical_compat_drop" | "unsolicited_reply_blocked" | "malformed_frames" | "slow_client_disconnects",
+    name:
+      | "critical_compat_drop"
+      | "unsolicited_reply_blocked"
+      | "malformed_frames"
+      | "slow_client_disconnects"
+      | "gate_control_overflow"
+      | "compat_queue_drop",
   ): void;
 }
 
@@ -89,6 +116,8 @@ export interface SessionOptions {
   /** Commands buffered before reading pauses (default 64). */
   readonly mailboxLimit?: number;
   readonly outbound?: OutboundLimits;
+  /** Limits of the buffer before the login reply is flushed (default spec 3 §8: 256 events, 1 MiB, 8 s). */
+  readonly preAuth?: GateLimits;
 }
 
 const ROOM_SCOPED_MESSAGES = new Set(["LockRoom", "CycleRoom", "LeaveRoom"]);
@@ -132,6 +161,10 @@ export class Session {
   #closeReason: CloseReason | null = null;
   #baseLog: Logger;
   #log: Logger | null = null;
+  #preAuth: GateLimits;
+  #gate: AuthGate | null = null;
+  #gateFailure: GateFailure | null = null;
+  #onGateFailure: ((failure: GateFailure) => void) | null = null;
 
   constructor(transport: Transport, hooks: SessionHooks, options: SessionOptions) {
     this.id = options.id;
@@ -143,6 +176,7 @@ export class Session {
     this.#heartbeatMs = options.heartbeatTimeoutMs;
     this.#authTimeoutMs = options.authTimeoutMs;
     this.#mailboxLimit = options.mailboxLimit ?? 64;
+    this.#preAuth = options.preAuth ?? PRE_AUTH_LIMITS;
     this.lastReceived = options.clock.monotonic();
     this.done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.outbound = new OutboundQueue(transport, options.outbound, (reason, error) => {
@@ -173,11 +207,53 @@ export class Session {
     return this.#closeReason;
   }
 
-  /** Marks the session authenticated and active (stops the auth timer). */
+  /**
+   * spec 3 §3.2 Authenticating → DurableAccepted: from now until
+   * {@link activate}, pushed frames wait in the pre-activation gate (spec 3
+   * §8 limits) behind the login reply. Resolves if the gate fails: a limit
+   * was exceeded (counted) or the reply was not flushed in time.
+   */
+  openGate(): Promise<GateFailure> {
+    this.state = "durable-accepted";
+    this.#gate = new AuthGate(this.#clock.monotonic(), this.#preAuth);
+    this.#gateFailure = null;
+    return new Promise((resolve) => (this.#onGateFailure = resolve));
+  }
+
+  /** Frames waiting in the gate (0 when there is none). */
+  get gatedFrames(): number {
+    return this.#gate?.pendingEvents ?? 0;
+  }
+
+  /** Why the gate failed, or null. */
+  get gateFailure(): GateFailure | null {
+    return this.#gateFailure;
+  }
+
+  /**
+   * Marks the session authenticated and active (stops the auth timer) and
+   * releases the gate's frames, in order, after the login reply.
+   */
   activate(category: SessionCategory, userId: number | null): void {
     this.state = "active";
     this.category = category;
     this.userId = userId;
+    const gate = this.#gate;
+    this.#gate = null;
+    this.#onGateFailure = null;
+    if (gate && this.open) { for (const frame of gate.release()) this.outbound.push(frame); }
+  }
+
+  #failGate(failure: GateFailure): void {
+    if (this.#gateFailure) return;
+    this.#gateFailure = failure;
+    this.#gate?.release();
+    if (failure === "control-overflow") this.#hooks.count("gate_control_overflow");
+    else if (failure === "overflow") this.#hooks.count("compat_queue_drop");
+    this.log.warn("login failed before activation: pre-activation buffer", { failure });
+    const notify = this.#onGateFailure;
+    this.#onGateFailure = null;
+    notify?.(failure);
   }
 
   /** Reads until EOF or error. Resolves when the connection is done. */
@@ -312,12 +388,22 @@ export class Session {
       this.log.warn("dropped room-scoped message for a client outside any room");
       return 0;
     }
+    // spec 3 §3.2: before activation, pushed frames wait behind the login reply.
+    if (this.#gate) return this.#hold(this.#gate, frame, roomScoped);
     return this.#write(frame);
   }
 
   #write(frame: Uint8Array): number {
     if (!this.open) return 0;
     return this.outbound.push(frame);
+  }
+
+  /** Holds a pushed frame in the gate; a frame that does not fit fails the login (returns 0 either way). */
+  #hold(gate: AuthGate, frame: Uint8Array, control: boolean): number {
+    if (this.#gateFailure || !this.open) return 0;
+    const failure = gate.hold(frame, control, this.#clock.monotonic());
+    if (failure) this.#failGate(failure);
+    return 0;
   }
 
   /** Closes once `seq` is written (or after `maxWaitMs`). */
@@ -335,6 +421,7 @@ export class Session {
     this.state = "closed";
     this.#closeReason = reason;
     this.#mailbox = [];
+    this.#gate = null;
     this.outbound.close();
     try {
       this.#transport.close();
@@ -356,9 +443,9 @@ export class Session {
    */
   checkTimeouts(now: number): void {
     if (!this.open) return;
-    if (
-      (this.state === "connected" || this.state === "authenticating") && now - this.#connectedAt >= this.#authTimeoutMs
-    ) {
+    // spec 3 §8: the login reply must be flushed within 8 s of being queued.
+    if (this.#gate && this.#gate.expired(now)) this.#failGate("expired");
+    if (PRE_ACTIVE.has(this.state) && now - this.#connectedAt >= this.#authTimeoutMs) {
       this.log.info("authentication timed out");
       this.close("auth-timeout");
       return;
