@@ -383,7 +383,10 @@ Deno.test("console check-config validates the sources and shows live figures wit
 Deno.test("console approve openuds lists and approves through the queue, or says the socket is off", async () => {
   const off = startConsoleHarness();
   const r = await off.run("approve openuds abc");
-  ok(!r.ok && r.code === "UNAVAILABLE" && r.message === "OpenUDS approval mode is not running (the local socket is off or uses auth_token)");
+  ok(
+    !r.ok && r.code === "UNAVAILABLE" &&
+      r.message === "OpenUDS approval mode is not running (the local socket is off or uses auth_token)",
+  );
   await off.close();
   const approved: string[] = [];
   const queue: ApprovalQueue = {
