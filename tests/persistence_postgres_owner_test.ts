@@ -65,9 +65,9 @@ Deno.test({
           (await admin.unsafe(
             `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${OWNER_LOCK_KEY} AND granted`,
           ))[0]?.pid as number | undefined;
-        /** Waits (bounded) for the database server or the client to catch up with a change. */
+        /** Waits (bounded: 10 s, for a loaded CI machine) for the database server or the client to catch up. */
         const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
-          for (let i = 0; i < 100; i++) {
+          for (let i = 0; i < 500; i++) {
             if (await ok()) return;
             await new Promise((r) => setTimeout(r, 20));
           }

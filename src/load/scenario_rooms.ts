@@ -147,6 +147,11 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
     const finished = await Promise.race([Promise.all(loops).then(() => true), limit]);
     clock.clearTimeout(timer);
     if (!finished) errors.add("teardown", `rounds still running after ${TEARDOWN_MS} ms; closing anyway`);
+    // Whole-run counts once every round has ended: each member saw its round's end, which the server
+    // relays after the telemetry sent before it, so these match exactly when nothing was lost (the
+    // steady window's counts can differ by the batches in flight at its two edges).
+    const sentTotal = { ...driver.sent };
+    const relayedTotal = { ...relay.received };
     driver.stop();
     pinger.stop();
     if (pinger.timeouts) errors.add("ping-timeout", `${pinger.timeouts} pings got no Pong within 2 s`);
@@ -154,7 +159,18 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
       for (const m of r.members) if (m.client?.closeReason) errors.addError("connection", m.client.closeReason);
     }
     await Promise.all(runners.map((r) => r.close()));
-    return report({ setupMs, steadyMs, sent, received, serverFrom, serverTo, selfFrom, selfTo });
+    return report({
+      setupMs,
+      steadyMs,
+      sent,
+      received,
+      sentTotal,
+      relayedTotal,
+      serverFrom,
+      serverTo,
+      selfFrom,
+      selfTo,
+    });
   };
 
   interface Marks {
@@ -162,6 +178,8 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
     steadyMs: number;
     sent: TelemetryCounts;
     received: TelemetryCounts;
+    sentTotal: TelemetryCounts;
+    relayedTotal: TelemetryCounts;
     serverFrom: ProcSample | null;
     serverTo: ProcSample | null;
     selfFrom: ProcSample | null;
@@ -197,6 +215,8 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
       relayedPerSec: mapCounts(m.received, rate),
       sentSteady: m.sent,
       relayedSteady: m.received,
+      sentTotal: m.sentTotal,
+      relayedTotal: m.relayedTotal,
       relayLatency: { all: relayAll, touches: touch, judges: judge },
       pingSteady: pings.summary(),
       commands: times.summaries(),

@@ -57,14 +57,18 @@ Deno.test("rooms scenario plays full rounds with relayed telemetry", async () =>
     roundsCompleted: number;
     sentSteady: { touchMessages: number; judgeMessages: number };
     relayedSteady: { touchMessages: number; judgeMessages: number };
+    sentTotal: { touchMessages: number; judgeMessages: number };
+    relayedTotal: { touchMessages: number; judgeMessages: number };
     relayLatency: { all: { count: number } };
     commands: Record<string, { count: number }>;
   };
   equal(res.rooms.ready, 2);
   ok(res.roundsCompleted >= 2, `${res.roundsCompleted} rounds`);
   ok(res.sentSteady.touchMessages > 0 && res.sentSteady.judgeMessages > 0);
-  // Every batch a player sent reached its room's monitor.
-  deepEqual(res.relayedSteady, res.sentSteady);
+  // Every batch a player sent reached its room's monitor (over the whole run: the steady window's
+  // edges may cut a batch between its send and its relay).
+  deepEqual(res.relayedTotal, res.sentTotal);
+  ok(res.sentTotal.touchMessages >= res.sentSteady.touchMessages);
   ok(res.relayLatency.all.count > 0);
   for (const c of ["CreateRoom", "JoinRoom", "JoinRoom(monitor)", "SelectChart", "RequestStart", "Ready", "Played"]) {
     ok(res.commands[c]!.count > 0, c);
