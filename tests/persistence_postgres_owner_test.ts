@@ -63,7 +63,9 @@ Deno.test({
         const admin = postgres(url, { max: 1, onnotice: () => {} });
         const holder = async () =>
           (await admin.unsafe(
-            `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${OWNER_LOCK_KEY} AND granted`,
+            // Advisory locks are per database: other tests hold the same key on their own databases.
+            `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ${OWNER_LOCK_KEY} AND granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
           ))[0]?.pid as number | undefined;
         /** Waits (bounded: 10 s, for a loaded CI machine) for the database server or the client to catch up. */
         const until = async (what: string, ok: () => boolean | Promise<boolean>) => {

@@ -114,7 +114,8 @@ async function lockedMessage(sql: Sql, label: string): Promise<string> {
     const [row] = await sql.unsafe(
       `SELECT a.pid, host(a.client_addr) AS addr, a.application_name AS app, a.backend_start AS since
        FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-       WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = ${OWNER_LOCK_KEY} AND l.objsubid = 1 AND l.granted`,
+       WHERE l.locktype = 'advisory' AND l.classid = 0 AND l.objid = ${OWNER_LOCK_KEY} AND l.objsubid = 1 AND l.granted
+         AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
     if (row) {
       const from = row.addr ? ` from ${row.addr}` : " over a local socket";
