@@ -10,73 +10,9 @@ import assert from "node:assert/strict";
 import { connect, type PhiraClient } from "../src/client/mod.ts";
 import { PgliteDb } from "../src/persistence/pglite_db.ts";
 import { devRecordId, devToken, serveDevApi } from "../src/upstream/mod.ts";
+import { freePort, spawnServer } from "./support/child_server.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-/** A child server; resolves `ready` when it logs that it listens. */
-function spawnServer(dataDir: string, port: number, upstream: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "main.ts",
-      "start",
-      "--port",
-      String(port),
-      "--http-port",
-      "0",
-      "--bind-address",
-      "127.0.0.1",
-      "--data-dir",
-      dataDir,
-      "--game-api-endpoint",
-      upstream,
-      "--log-level",
-      "info",
-    ],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const lines: string[] = [];
-  const ready = (async () => {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let buf = "";
-    let listening = false;
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buf += value;
-      const parts = buf.split("\n");
-      buf = parts.pop()!;
-      lines.push(...parts);
-      if (!listening && parts.some((l) => l.includes("game server listening"))) listening = true;
-      if (listening) break;
-    }
-    // Keep draining so the child never blocks on a full pipe.
-    void (async () => {
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          lines.push(...value.split("\n"));
-        }
-      } catch {
-        // Killed.
-      }
-    })();
-    if (!listening) throw new Error(`server did not start:\n${lines.join("\n")}`);
-  })();
-  void child.stderr.pipeTo(new WritableStream({ write: (c) => void lines.push(new TextDecoder().decode(c)) }));
-  return { child, ready, lines };
-}
 
 Deno.test({
   name: "SIGKILL in a burst of logins and rounds loses no acknowledged record and duplicates none",
@@ -88,7 +24,7 @@ Deno.test({
     const port = freePort();
     const acked = { logins: new Set<number>(), played: new Map<number, number>() }; // record id → user
     const clients: PhiraClient[] = [];
-    let server = spawnServer(dataDir, port, upstream.url);
+    let server = spawnServer({ dataDir, port, upstream: upstream.url });
     try {
       await server.ready;
       let stop = false;
@@ -121,7 +57,7 @@ Deno.test({
       assert.ok(acked.played.size >= 20, `a burst of rounds was acknowledged (${acked.played.size})`);
 
       // Restart on the same directory: the journal is replayed; then stop cleanly.
-      server = spawnServer(dataDir, port, upstream.url);
+      server = spawnServer({ dataDir, port, upstream: upstream.url });
       await server.ready;
       assert.ok(
         server.lines.some((l) => l.includes("taking over a stale data_dir lock")),
@@ -196,6 +132,7 @@ Deno.test({
         // Already gone.
       }
       await server.child.status;
+      await server.done;
       await upstream.close();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
     }

@@ -10,16 +10,9 @@
 import { equal, ok } from "node:assert/strict";
 import { connect } from "../src/client/mod.ts";
 import { createDevApi, devToken } from "../src/upstream/mod.ts";
+import { freePort, spawnServer } from "./support/child_server.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
 const TIMEOUT_SECS = 4;
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
 
 /** The development upstream over HTTP; `/chart/1` is held until `release()`, `/chart/2` until `close()`. */
 function gatedUpstream() {
@@ -50,74 +43,25 @@ function gatedUpstream() {
   };
 }
 
-/** Collects the child's output lines; `waitFor` resolves when a line matches. */
-function outputOf(child: Deno.ChildProcess) {
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: () => void }[] = [];
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    let buf = "";
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buf += chunk;
-      const parts = buf.split("\n");
-      buf = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        for (const w of [...waiters]) {
-          if (w.re.test(line)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve();
-          }
-        }
-      }
-    }
-  };
-  const done = Promise.all([pump(child.stdout), pump(child.stderr)]);
-  return {
-    lines,
-    done,
-    waitFor(re: RegExp): Promise<void> {
-      if (lines.some((l) => re.test(l))) return Promise.resolve();
-      return new Promise((resolve) => waiters.push({ re, resolve }));
-    },
-  };
-}
-
 Deno.test("SIGTERM: notice, pending upstream reply, close, exit 0 within graceful_shutdown_timeout; stdin EOF alone does not stop", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "chorus-shutdown-" });
   const upstream = gatedUpstream();
   const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "main.ts",
-      "start",
-      "--port",
-      String(port),
-      "--http-port",
-      "0",
-      "--bind-address",
-      "127.0.0.1",
-      "--data-dir",
-      dataDir,
-      "--game-api-endpoint",
-      upstream.url,
+  const server = spawnServer({
+    port,
+    dataDir,
+    upstream: upstream.url,
+    flags: [
       "--graceful-shutdown-timeout",
       String(TIMEOUT_SECS),
       "--openuds.enabled=false",
       // Bob's chart lookup would wait far longer than the shutdown budget.
       "--auth-budget-ms",
       "30000",
-      "--log-level",
-      "info",
     ],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const out = outputOf(child);
+  });
+  const { child } = server;
+  const out = server;
   try {
     await out.waitFor(/game server listening/);
     // The console saw end of input; the server must keep running.

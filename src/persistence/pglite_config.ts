@@ -40,3 +40,13 @@ export function pgliteOptions(initialMemory: number): {
     parsers: { [INT8]: (value: string) => Number(value) },
   };
 }
+
+/** Whether `dir` holds a PostgreSQL data directory already (initdb has run). */
+export async function hasDataDir(dir: string): Promise<boolean> {
+  try {
+    await Deno.stat(`${dir}/PG_VERSION`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -14,7 +14,7 @@
 
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { syncTree } from "./fs_sync.ts";
-import { PGLITE_INITIAL_MEMORY, pgliteOptions } from "./pglite_config.ts";
+import { hasDataDir, PGLITE_INITIAL_MEMORY, pgliteOptions } from "./pglite_config.ts";
 import { initDataDir } from "./pglite_worker_db.ts";
 import type { Queryable, Row, SqlDb } from "./sql_db.ts";
 
@@ -54,7 +54,7 @@ export class PgliteDb implements SqlDb {
   /** Opens (creating when missing) the database. The caller holds the directory's owner lock. */
   static async open(o: PgliteOptions = {}): Promise<PgliteDb> {
     const initialMemory = o.initialMemory ?? PGLITE_INITIAL_MEMORY;
-    if (o.dir && !(await exists(`${o.dir}/PG_VERSION`))) {
+    if (o.dir && !(await hasDataDir(o.dir))) {
       // initdb in a worker that is then terminated, so its memory leaves the process; without
       // workers PGlite.create below runs it here.
       await initDataDir(o.dir, initialMemory).catch(() => {});
@@ -83,14 +83,5 @@ export class PgliteDb implements SqlDb {
 
   async close(): Promise<void> {
     if (!this.#db.closed) await this.#db.close();
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }

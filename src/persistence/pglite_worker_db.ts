@@ -29,7 +29,7 @@
 
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
-import { PGLITE_INITIAL_MEMORY } from "./pglite_config.ts";
+import { hasDataDir, PGLITE_INITIAL_MEMORY } from "./pglite_config.ts";
 import type { WireError, WorkerReply, WorkerRequest } from "./pglite_worker.ts";
 import type { Queryable, Row, SqlDb } from "./sql_db.ts";
 
@@ -195,7 +195,7 @@ export class PgliteWorkerDb implements SqlDb {
    */
   static async open(o: PgliteWorkerOptions = {}): Promise<PgliteWorkerDb> {
     const initialMemory = o.initialMemory ?? PGLITE_INITIAL_MEMORY;
-    if (o.dir && !(await exists(`${o.dir}/PG_VERSION`))) await initDataDir(o.dir, initialMemory);
+    if (o.dir && !(await hasDataDir(o.dir))) await initDataDir(o.dir, initialMemory);
     const channel = new Channel(o.workerUrl ?? WORKER_URL);
     try {
       await channel.call({ op: "open", dir: o.dir ?? null, initialMemory });
@@ -330,13 +330,4 @@ function transient(message: string): Error {
     ? message
     : `Cannot use the embedded database: ${message}`;
   return Object.assign(new Error(text), { code: "CONNECTION_CLOSED" });
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

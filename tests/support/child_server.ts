@@ -1,0 +1,99 @@
+/**
+ * `main.ts start` as a child process, for the tests that need a real
+ * process (signals, SIGKILL, stdin at end of file): loopback only, a fresh
+ * port below the ephemeral range, the caller's data_dir and upstream.
+ */
+export { freePort } from "../../src/load/target.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+
+/** Options of {@link spawnServer}. */
+export interface ChildServerOptions {
+  readonly port: number;
+  readonly dataDir: string;
+  readonly upstream: string;
+  /** Further flags, after the defaults (a later flag wins). */
+  readonly flags?: readonly string[];
+}
+
+/** A running child server and its output. */
+export interface ChildServer {
+  readonly child: Deno.ChildProcess;
+  /** Every line it printed so far (stdout and stderr). */
+  readonly lines: string[];
+  /** Resolves when it logs that the game server listens; rejects if it exits first. */
+  readonly ready: Promise<void>;
+  /** Resolves when a line matching `re` has been printed. */
+  waitFor(re: RegExp): Promise<void>;
+  /** Resolves when both output streams have ended. */
+  readonly done: Promise<void>;
+}
+
+/** Starts `main.ts start` with stdin at end of file, as under a service manager. */
+export function spawnServer(o: ChildServerOptions): ChildServer {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "main.ts",
+      "start",
+      "--port",
+      String(o.port),
+      "--http-port",
+      "0",
+      "--bind-address",
+      "127.0.0.1",
+      "--data-dir",
+      o.dataDir,
+      "--game-api-endpoint",
+      o.upstream,
+      "--log-level",
+      "info",
+      ...(o.flags ?? []),
+    ],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: () => void }[] = [];
+  // Both streams are drained to the end, so the child never blocks on a full pipe.
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    let buf = "";
+    try {
+      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+        buf += chunk;
+        const parts = buf.split("\n");
+        buf = parts.pop()!;
+        for (const line of parts) {
+          lines.push(line);
+          for (const w of [...waiters]) {
+            if (w.re.test(line)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.resolve();
+            }
+          }
+        }
+      }
+    } catch {
+      // Killed mid-read.
+    }
+    if (buf) lines.push(buf);
+  };
+  const done = Promise.all([pump(child.stdout), pump(child.stderr)]).then(() => {});
+  const waitFor = (re: RegExp): Promise<void> => {
+    if (lines.some((l) => re.test(l))) return Promise.resolve();
+    return new Promise((resolve) => waiters.push({ re, resolve }));
+  };
+  const ready = Promise.race([
+    waitFor(/game server listening/),
+    done.then(() => {
+      if (!lines.some((l) => /game server listening/.test(l))) {
+        throw new Error(`server did not start:\n${lines.join("\n")}`);
+      }
+    }),
+  ]);
+  return { child, lines, ready, waitFor, done };
+}
