@@ -137,9 +137,17 @@ function crossKeyWarnings(c: Config): Finding[] {
   return out;
 }
 
-/** Runs the cross-key and profile checks on a validated configuration. */
-export function checkConfig(config: Config, sources: ReadonlyMap<string, ConfigSource>): CheckResult {
-  const sourceOf = (path: string) => sources.get(path) ?? sources.get(path.split(".")[0] ?? "") ?? DEFAULT_SOURCE;
+/**
+ * Runs the cross-key and profile checks on a validated configuration. `nestedSource` gives the source of a key
+ * inside a map value (`table_retention.events`) when known, so that its own line is named.
+ */
+export function checkConfig(
+  config: Config,
+  sources: ReadonlyMap<string, ConfigSource>,
+  nestedSource: (path: string) => ConfigSource | undefined = () => undefined,
+): CheckResult {
+  const sourceOf = (path: string) =>
+    nestedSource(path) ?? sources.get(path) ?? sources.get(path.split(".")[0] ?? "") ?? DEFAULT_SOURCE;
   const format = (f: Finding, suffix = "") => formatProblem(f.path, f.value, sourceOf(f.path), f.message) + suffix;
   const production = config.profile === "Production";
   const strict = strictFindings(config);

@@ -15,8 +15,8 @@ import { readConfigFile } from "./file.ts";
 import { parseFlags } from "./flags.ts";
 import { keyByPath, LEAF_KEYS } from "./keys.ts";
 import { formatProblem } from "./mask.ts";
-import { type Config, ConfigSchema } from "./schema.ts";
-import { type Assignment, type ConfigSource, DEFAULT_SOURCE, isPlainObject } from "./sources.ts";
+import { type Config, ConfigSchema, TableRetentionSchema } from "./schema.ts";
+import { type Assignment, type ConfigSource, DEFAULT_SOURCE, isPlainObject, sourcePhrase } from "./sources.ts";
 
 /** The configuration file used when `--config` is not given; missing is fine (defaults apply). */
 export const DEFAULT_CONFIG_FILE = "server_config.yml";
@@ -74,20 +74,71 @@ function getPath(tree: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
+/** Result of {@link merge}. */
+interface Merged {
+  tree: Record<string, unknown>;
+  /** Source of each assigned path (leaf keys, or sections given whole). */
+  assigned: Map<string, ConfigSource>;
+  /** Sources of keys and items inside assigned mapping and list values (file layer), by full path. */
+  nested: Map<string, ConfigSource>;
+}
+
+/** True when `path` is `base` or lies under it (`base.x`, `base[0]`). */
+function isAtOrUnder(path: string, base: string): boolean {
+  return path === base || path.startsWith(base + ".") || path.startsWith(base + "[");
+}
+
 /** Merges assignments in layer order; `""` means unset (`null`) for nullable keys, whatever the source. */
-function merge(
-  assignments: readonly Assignment[],
-): { tree: Record<string, unknown>; assigned: Map<string, ConfigSource> } {
+function merge(assignments: readonly Assignment[]): Merged {
   const tree: Record<string, unknown> = {};
   const assigned = new Map<string, ConfigSource>();
-  for (const { path, value, source } of assignments) {
+  const nested = new Map<string, ConfigSource>();
+  for (const { path, value, source, nested: inner } of assignments) {
     const info = keyByPath(path);
     setPath(tree, path.split("."), info?.nullable && value === "" ? null : value);
     for (const key of [...assigned.keys()]) if (key.startsWith(path + ".")) assigned.delete(key);
-    assigned.delete(path.split(".")[0] ?? "");
+    // A later layer replaces the value whole, so the positions inside the earlier value no longer apply; the same
+    // goes for a section that was given whole (not as a mapping) and is now replaced by one of its keys.
+    const top = path.split(".")[0] ?? "";
+    const replaced = assigned.delete(top) ? top : path;
+    for (const key of [...nested.keys()]) if (isAtOrUnder(key, replaced) || isAtOrUnder(key, path)) nested.delete(key);
     assigned.set(path, source);
+    for (const [key, at] of inner ?? []) nested.set(key, at);
   }
-  return { tree, assigned };
+  return { tree, assigned, nested };
+}
+
+/** Source of the value at `path`: the deepest part of it whose source is known, else the default. */
+function sourceAt(path: readonly PropertyKey[], merged: Merged): ConfigSource {
+  for (let i = path.length; i > 0; i--) {
+    const prefix = displayPath(path.slice(0, i));
+    const found = merged.nested.get(prefix) ?? merged.assigned.get(prefix);
+    if (found) return found;
+  }
+  return DEFAULT_SOURCE;
+}
+
+/** Fields a `table_retention` rule understands; anything else is warned about and ignored. */
+const RETENTION_RULE_FIELDS: ReadonlySet<string> = new Set(Object.keys(TableRetentionSchema.shape));
+
+/**
+ * Unknown fields inside `table_retention` rules, as warnings like every other unknown key: a typo must not stop the
+ * server (the rule then lacks the field, and `checks.ts` warns when that leaves it doing nothing).
+ */
+function unknownRuleFields(merged: Merged): string[] {
+  const out: string[] = [];
+  const rules = merged.tree.table_retention;
+  if (!isPlainObject(rules)) return out;
+  for (const [table, rule] of Object.entries(rules)) {
+    if (!isPlainObject(rule)) continue;
+    for (const field of Object.keys(rule)) {
+      if (RETENTION_RULE_FIELDS.has(field)) continue;
+      const segments = ["table_retention", table, field];
+      const source = sourcePhrase(sourceAt(segments, merged));
+      out.push(`Unknown configuration key "${segments.join(".")}" (${source}) is ignored`);
+    }
+  }
+  return out;
 }
 
 /** `openuds.max_connections`, `monitors[1]`. */
@@ -96,17 +147,8 @@ function displayPath(path: readonly PropertyKey[]): string {
 }
 
 /** Turns a schema issue into `key = value (from source): reason`. */
-function describeIssue(issue: z.core.$ZodIssue, tree: unknown, assigned: ReadonlyMap<string, ConfigSource>): string {
-  const names = issue.path.filter((s) => typeof s === "string") as string[];
-  let source: ConfigSource = DEFAULT_SOURCE;
-  for (let i = names.length; i > 0; i--) {
-    const found = assigned.get(names.slice(0, i).join("."));
-    if (found) {
-      source = found;
-      break;
-    }
-  }
-  let value = getPath(tree, issue.path);
+function describeIssue(issue: z.core.$ZodIssue, merged: Merged): string {
+  let value = getPath(merged.tree, issue.path);
   let message = issue.message.replace(/^Invalid input: /, "");
   if (issue.code === "invalid_key") {
     value = issue.path[issue.path.length - 1];
@@ -114,7 +156,7 @@ function describeIssue(issue: z.core.$ZodIssue, tree: unknown, assigned: Readonl
   } else if (issue.code === "unrecognized_keys") {
     message = `unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
   }
-  return formatProblem(displayPath(issue.path), value, source, message);
+  return formatProblem(displayPath(issue.path), value, sourceAt(issue.path, merged), message);
 }
 
 /**
@@ -156,15 +198,16 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const problems = layers.flatMap((l) => l.problems);
   const warnings = layers.flatMap((l) => l.warnings);
 
-  const { tree, assigned } = merge(layers.flatMap((l) => l.assignments));
-  const parsed = ConfigSchema.safeParse(tree);
+  const merged = merge(layers.flatMap((l) => l.assignments));
+  warnings.push(...unknownRuleFields(merged));
+  const parsed = ConfigSchema.safeParse(merged.tree);
   if (!parsed.success) {
-    problems.push(...parsed.error.issues.map((issue) => describeIssue(issue, tree, assigned)));
+    problems.push(...parsed.error.issues.map((issue) => describeIssue(issue, merged)));
     throw new ConfigError(problems, warnings);
   }
   const sources = new Map<string, ConfigSource>();
-  for (const key of LEAF_KEYS) sources.set(key.path, assigned.get(key.path) ?? DEFAULT_SOURCE);
-  const checked = checkConfig(parsed.data, sources);
+  for (const key of LEAF_KEYS) sources.set(key.path, merged.assigned.get(key.path) ?? DEFAULT_SOURCE);
+  const checked = checkConfig(parsed.data, sources, (path) => merged.nested.get(path));
   problems.push(...checked.problems);
   warnings.push(...checked.warnings);
   if (problems.length > 0) throw new ConfigError(problems, warnings);

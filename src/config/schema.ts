@@ -59,8 +59,11 @@ function isPostgresUrl(value: string): boolean {
   return URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol);
 }
 
-/** Per-table retention rule (spec 3 §2.3): over `max_rows` the table is cut to 80 %; rows older than `days` go. */
-export const TableRetentionSchema = z.strictObject({
+/**
+ * Per-table retention rule (spec 3 §2.3): over `max_rows` the table is cut to 80 %; rows older than `days` go.
+ * Not strict: unknown fields are dropped here and warned about by the loader, like unknown keys elsewhere.
+ */
+export const TableRetentionSchema = z.object({
   max_rows: capacity(2_000_000_000).optional(),
   days: days().optional(),
   time_col: identifier().optional(),

@@ -17,6 +17,11 @@ export interface Assignment {
   readonly path: string;
   readonly value: unknown;
   readonly source: ConfigSource;
+  /**
+   * Sources of the keys and items inside a mapping or list value, by full path (`welcome.messages.en-US`,
+   * `monitors[1]`), so that a problem deep in the value names its own line. Only the file layer has them.
+   */
+  readonly nested?: ReadonlyMap<string, ConfigSource>;
 }
 
 /** The default source, shared because it carries no data. */
