@@ -120,8 +120,11 @@ export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | 
     session.outbound.flushed(seq).then((ok): Outcome => ok ? "flushed" : "closed"),
     gateFailed,
   ]);
-  if (outcome !== "flushed" || !session.open) {
-    const why = outcome === "flushed" ? "closed" : outcome;
+  // The gate may fail in the microtasks between the flush settling the race and this line: its frames are gone,
+  // so activating would skip them silently (spec 3 §8 fails the login closed instead).
+  const failed = outcome === "flushed" ? session.gateFailure : outcome;
+  if (failed !== null || !session.open) {
+    const why = failed ?? "closed";
     return rollback(core, session, user, durability, CLOSE_REASON[why], `login reply not flushed (${why})`);
   }
   // spec 3 §3.2 DurableAccepted → ResponseFlushed.

@@ -17,8 +17,12 @@ class LoginConnection implements Transport {
   #ended = false;
   written: number[] = [];
 
-  constructor(token: string, readonly stuck = false) {
-    this.#input = new Uint8Array([1, ...encodeClientCommand({ type: "ConsoleAuthenticate", token })]);
+  constructor(
+    token: string,
+    readonly stuck = false,
+    type: "ConsoleAuthenticate" | "Authenticate" = "ConsoleAuthenticate",
+  ) {
+    this.#input = new Uint8Array([1, ...encodeClientCommand({ type, token })]);
   }
 
   async read(p: Uint8Array): Promise<number | null> {
@@ -125,5 +129,33 @@ Deno.test("login: a journaled login whose reply is never flushed is compensated 
   await new Promise((resolve) => setTimeout(resolve, 0));
   deepEqual(s.core.counters.violations(), { commit_without_response: 1 });
   deepEqual(journal.revoked.map(([r]) => [r.user_id, r.category]), [[100, "console"]]);
+  await s.shutdown();
+});
+
+Deno.test("login: a gate that overflows after the reply is flushed but before activation fails the login", async () => {
+  const journal = new FakeJournal(() => Promise.resolve());
+  const s = server(journal);
+  const conn = new LoginConnection(devToken(100), false, "Authenticate");
+  const session = s.attach(conn, "127.0.0.1")!;
+  const chat = { type: "Message", message: { type: "Chat", user: 0, content: "x" } } as const;
+  // The overflow lands in the microtasks between the reply's flush winning the race and the login going on:
+  // one job queued on the flush, run after the race has settled on "flushed".
+  const flushed = session.outbound.flushed.bind(session.outbound);
+  session.outbound.flushed = (seq: number) => {
+    const done = flushed(seq);
+    void done.then(() =>
+      queueMicrotask(() => {
+        for (let i = 0; i <= 256; i++) s.core.sendTo([100], chat);
+      })
+    );
+    return done;
+  };
+  for (let i = 0; i < 100 && session.open && session.state !== "active"; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  equal(session.closeReason, "slow-client", "the frames the gate lost are never silently skipped");
+  equal(s.core.users.get(100), undefined, "the user is not left bound to a failed session");
+  deepEqual(s.core.counters.violations(), { compat_queue_drop: 1, commit_without_response: 1 });
+  deepEqual(journal.revoked.map(([r]) => r.user_id), [100]);
   await s.shutdown();
 });
