@@ -106,3 +106,67 @@ Deno.test("console sessions authenticate but cannot use rooms", async () => {
   ok(console.isClosed === false);
   await h.close();
 });
+
+Deno.test("UserVisit: the room monitor hears every game-client login, game monitors with their negative id", async () => {
+  const h = startHarness({ config: { service_secret_key: SECRET } });
+  const kira = h.dev.state.addUser({ id: 77, name: "Kira ✦" });
+  // Logged in before the room monitor connected: never reported afterwards.
+  const early = await h.login(50);
+  const rm = await h.connect();
+  await rm.roomMonitorAuthenticate(await roomMonitorKey(SECRET));
+  const r = mark(rm);
+
+  const alice = await h.login(100);
+  const player = await h.connect();
+  const asPlayer = await player.authenticate(kira);
+  deepEqual(asPlayer.user, { id: 77, name: "Kira ✦", monitor: false });
+  // extended.md §5.2: game-monitor logins are reported too, with the session's negative id;
+  // protocol.md §3.5: that session is named after the account with " (monitor)".
+  const gm = await h.connect();
+  const asMonitor = await gm.gameMonitorAuthenticate(kira);
+  deepEqual(asMonitor.user, { id: -77, name: "Kira ✦ (monitor)", monitor: false });
+  // Not game-client logins (protocol.md §3.5 "every successful game-client login"): a console
+  // session, a refused token, a repeated Authenticate on a logged-in session.
+  const console = await h.connect();
+  await console.consoleAuthenticate(devToken(200));
+  const bad = await h.connect();
+  await assertRejectsWithReason(bad.authenticate("not-a-valid-token"), "failed to fetch info");
+  await assertRejectsWithReason(alice.authenticate(devToken(100)), "repeated authenticate");
+  // Each login counts, a reconnect of the same account included.
+  const again = await h.login(100);
+  equal(again.isClosed, false);
+
+  await expectLog(rm, ["UserVisit(100)", "UserVisit(77)", "UserVisit(-77)", "UserVisit(100)"], r);
+  deepEqual(rm.received.slice(r), [
+    { type: "UserVisit", user: 100 },
+    { type: "UserVisit", user: 77 },
+    { type: "UserVisit", user: -77 },
+    { type: "UserVisit", user: 100 },
+  ]);
+  // The players themselves never see UserVisit.
+  for (const c of [early, alice, player, gm, console, again]) {
+    deepEqual(c.received.filter((m) => m.type === "UserVisit"), []);
+  }
+  await h.close();
+});
+
+Deno.test("UserVisit goes to the room monitor only: a second key holder is refused and hears nothing", async () => {
+  const h = startHarness({ config: { service_secret_key: SECRET } });
+  const key = await roomMonitorKey(SECRET);
+  const rm = await h.connect();
+  await rm.roomMonitorAuthenticate(key);
+  const second = await h.connect();
+  await assertRejectsWithReason(second.roomMonitorAuthenticate(key), "more than one room monitor");
+  await h.login(100);
+  await expectLog(rm, ["Authenticate(Ok)", "UserVisit(100)"]);
+  deepEqual(second.received.filter((m) => m.type === "UserVisit"), []);
+  // Once the room monitor is gone, logins are not queued for a later one.
+  await rm.close();
+  await waitUntil(() => !h.server.core.roomMonitor?.open, "room monitor closed");
+  await h.login(200);
+  const next = await h.connect();
+  await next.roomMonitorAuthenticate(key);
+  await h.login(300);
+  await expectLog(next, ["Authenticate(Ok)", "UserVisit(300)"]);
+  await h.close();
+});
