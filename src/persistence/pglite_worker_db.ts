@@ -278,15 +278,17 @@ export class PgliteWorkerDb implements SqlDb {
     const now = this.#now();
     const r = this.#respawn ??= { at: now, why: died.message };
     if (now < r.at) throw transient(`${r.why}; a new worker starts in ${Math.ceil(r.at - now)} ms`);
-    const channel = new Channel(this.#o.workerUrl ?? WORKER_URL);
+    let channel: Channel | null = null;
     try {
+      // Inside the try: a worker that cannot even be created (out of threads or memory) backs off like one that died.
+      channel = new Channel(this.#o.workerUrl ?? WORKER_URL);
       await channel.call({
         op: "open",
         dir: this.#o.dir ?? null,
         initialMemory: this.#o.initialMemory ?? PGLITE_INITIAL_MEMORY,
       });
     } catch (error) {
-      channel.terminate();
+      channel?.terminate();
       this.#delay = Math.min(this.#delay * 2, RESPAWN_MAX_MS);
       r.at = this.#now() + this.#delay;
       const why = error instanceof Error ? error.message : String(error);

@@ -194,3 +194,36 @@ Deno.test("PGlite in a worker: workers that keep dying are started again ever mo
     await db.close();
   }
 });
+
+Deno.test("PGlite in a worker: a worker that cannot even be created is a transient failure with a back-off", async () => {
+  const clock = new ManualClock();
+  let creatable = true;
+  let attempts = 0;
+  const crashUrl = new URL("./pglite_worker_crash_test_util.ts", import.meta.url);
+  // Stands in for `new Worker` throwing at once (out of threads or memory): the URL is read right before it.
+  const options = {
+    clock,
+    get workerUrl(): URL {
+      attempts++;
+      if (!creatable) throw new TypeError("Cannot create a worker: out of resources");
+      return crashUrl;
+    },
+  };
+  const db = await PgliteWorkerDb.open(options);
+  try {
+    await assert.rejects(db.query("SELECT 1"), /wasm trap/);
+    creatable = false;
+    clock.advance(RESPAWN_MIN_MS);
+    const before = attempts;
+    await assert.rejects(db.query("SELECT 1"), (e: Error) => {
+      assert.equal(isTransientDbError(e), true, "records wait in the journal instead of being dead-lettered");
+      assert.match(e.message, /out of resources/);
+      return true;
+    });
+    assert.equal(attempts, before + 1);
+    await assert.rejects(db.query("SELECT 1"), new RegExp(`starts in ${2 * RESPAWN_MIN_MS} ms$`));
+    assert.equal(attempts, before + 1, "no new attempt before the back-off is over");
+  } finally {
+    await db.close();
+  }
+});
