@@ -15,6 +15,13 @@ import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } fro
 import { suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
 import { devToken, serveDevApi } from "./src/upstream/mod.ts";
+import {
+  DEFAULT_DEV_UPSTREAM_PORT,
+  DEV_UPSTREAM_PORT_OPTION,
+  devEndpointNotice,
+  takeDevUpstreamPort,
+} from "./src/upstream/dev_command.ts";
+import type { Logger } from "./src/util/log.ts";
 
 const USAGE = `Chorus — multiplayer server for Phira
 
@@ -23,7 +30,8 @@ Usage: chorus [command] [--config <file>] [--<key> <value> …]
 Commands:
   start          run the game server (default); --tui for the terminal UI, --no-cli for no console
   check-config   print the effective configuration, the source of each value, secrets masked
-  dev            run the development upstream on 127.0.0.1:12380 and a server that uses it
+  dev            run the development upstream on 127.0.0.1 and a server that uses it (overrides
+                 game_api_endpoint); --dev-upstream-port <n> picks its port (default 12380, 0 = any free)
   load           load generator: chorus load <sessions|rooms|logins|sse|http> [options] (see load --help)
   help           show this text
 
@@ -48,9 +56,15 @@ interface StartFlags {
 }
 
 /** Runs until SIGINT/SIGTERM or an operator's `exit`, then shuts down gracefully. */
-async function serve(loaded: LoadedConfig, flags: StartFlags, args: string[]): Promise<number> {
+async function serve(
+  loaded: LoadedConfig,
+  flags: StartFlags,
+  args: string[],
+  announce: (log: Logger) => void = () => {},
+): Promise<number> {
   const app = startApp(loaded, { args, tui: flags.tui, console: flags.console });
   const log = app.logs.logger();
+  announce(log);
   try {
     await app.ready;
   } catch (error) {
@@ -77,15 +91,27 @@ async function serve(loaded: LoadedConfig, flags: StartFlags, args: string[]): P
   return EXIT.ok;
 }
 
-async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[]): Promise<number> {
-  const upstream = serveDevApi({ port: 12380, hostname: "127.0.0.1" });
+async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[], port: number): Promise<number> {
+  let upstream;
+  try {
+    upstream = serveDevApi({ port, hostname: "127.0.0.1" });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(`Cannot start the development upstream on 127.0.0.1:${port}: ${reason}`);
+    return EXIT.runtime;
+  }
   print([
     `development upstream: ${upstream.url}`,
     `tokens: Alice (100) ${devToken(100)}   Bob (200) ${devToken(200)}   zh-CN (300) ${devToken(300, "zh-CN")}`,
   ]);
+  // dev always plays against the development upstream; a game_api_endpoint the user set is overridden, loudly.
+  const notice = devEndpointNotice(loaded, upstream.url);
   const config = { ...loaded.config, game_api_endpoint: upstream.url };
   try {
-    return await serve({ ...loaded, config }, flags, args);
+    return await serve({ ...loaded, config }, flags, args, (log) => {
+      log.info(notice.info);
+      if (notice.warning) log.warn(notice.warning);
+    });
   } finally {
     await upstream.close();
   }
@@ -120,16 +146,25 @@ async function main(args: string[]): Promise<number> {
   }
   // Front-end flags of `start`/`dev` (not configuration keys).
   const flags: StartFlags = { tui: loaded.rest.includes("--tui"), console: !loaded.rest.includes("--no-cli") };
-  const unknown = unknownOption(loaded.rest);
+  const devPort = takeDevUpstreamPort(loaded.rest);
+  if (!devPort.ok) {
+    console.error(`${devPort.message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const unknown = unknownOption(devPort.rest);
   if (unknown) {
     const near = suggestFlag(unknown);
     console.error(`unknown option ${unknown.split("=")[0]}${near ? `; did you mean ${near}?` : ""}\n\n${USAGE}`);
     return EXIT.usage;
   }
-  const [command = "start", ...extra] = loaded.rest.filter((a) => a !== "--tui" && a !== "--no-cli");
+  const [command = "start", ...extra] = devPort.rest.filter((a) => a !== "--tui" && a !== "--no-cli");
   if (command === "help" || command === "--help" || command === "-h") {
     print(USAGE);
     return EXIT.ok;
+  }
+  if (devPort.port !== null && command !== "dev") {
+    console.error(`${DEV_UPSTREAM_PORT_OPTION} applies to the dev command only\n\n${USAGE}`);
+    return EXIT.usage;
   }
   if (extra.length) {
     console.error(`Unexpected argument${extra.length > 1 ? "s" : ""}: ${extra.join(" ")}\n\n${USAGE}`);
@@ -142,7 +177,7 @@ async function main(args: string[]): Promise<number> {
       print(renderEffectiveConfig(loaded));
       return EXIT.ok;
     case "dev":
-      return await dev(loaded, flags, args);
+      return await dev(loaded, flags, args, devPort.port ?? DEFAULT_DEV_UPSTREAM_PORT);
     default:
       console.error(`Unknown command: ${command}\n\n${USAGE}`);
       return EXIT.usage;

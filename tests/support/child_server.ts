@@ -14,6 +14,8 @@ export interface ChildServerOptions {
   readonly upstream: string;
   /** Further flags, after the defaults (a later flag wins). */
   readonly flags?: readonly string[];
+  /** Subcommand of `main.ts` (default `start`). */
+  readonly command?: "start" | "dev";
 }
 
 /** A running child server and its output. */
@@ -36,7 +38,7 @@ export function spawnServer(o: ChildServerOptions): ChildServer {
       "run",
       "-A",
       "main.ts",
-      "start",
+      o.command ?? "start",
       "--port",
       String(o.port),
       "--http-port",

@@ -1,0 +1,76 @@
+/**
+ * The `dev` command's choices, kept out of `main.ts` so that they can be tested without a process: the
+ * `--dev-upstream-port` option and what to tell the operator about the game API endpoint it replaces.
+ *
+ * @module
+ */
+
+import type { LoadedConfig } from "../config/mod.ts";
+import { formatProblem } from "../config/mask.ts";
+
+/** The option choosing the development upstream's port (`dev` only; not a configuration key). */
+export const DEV_UPSTREAM_PORT_OPTION = "--dev-upstream-port";
+
+/** Port of the development upstream when the option is absent. */
+export const DEFAULT_DEV_UPSTREAM_PORT = 12380;
+
+/** Result of {@link takeDevUpstreamPort}. */
+export type DevUpstreamPortOption =
+  | { readonly ok: true; readonly port: number | null; readonly rest: string[] }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * Removes `--dev-upstream-port <n>` / `--dev-upstream-port=<n>` from the leftover arguments. `port` is `null` when the
+ * option is absent; 0 lets the OS choose. Everything after `--` is positional and left alone.
+ */
+export function takeDevUpstreamPort(args: readonly string[]): DevUpstreamPortOption {
+  const rest: string[] = [];
+  let port: number | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--") {
+      rest.push(...args.slice(i));
+      break;
+    }
+    let text: string | undefined;
+    if (arg === DEV_UPSTREAM_PORT_OPTION) {
+      const next = args[i + 1];
+      if (next !== undefined && !next.startsWith("-")) text = args[++i];
+      else return { ok: false, message: `Cannot use ${DEV_UPSTREAM_PORT_OPTION}: it needs a port number (0-65535)` };
+    } else if (arg.startsWith(DEV_UPSTREAM_PORT_OPTION + "=")) {
+      text = arg.slice(DEV_UPSTREAM_PORT_OPTION.length + 1);
+    } else {
+      rest.push(arg);
+      continue;
+    }
+    const value = Number(text);
+    if (!/^\d+$/.test(text ?? "") || value > 65535) {
+      return { ok: false, message: `Cannot use ${DEV_UPSTREAM_PORT_OPTION} "${text}": expected a port number 0-65535` };
+    }
+    port = value;
+  }
+  return { ok: true, port, rest };
+}
+
+/** What `dev` logs about the endpoint: always an info line, and a warning when the user's own value is overridden. */
+export interface DevEndpointNotice {
+  readonly info: string;
+  readonly warning: string | null;
+}
+
+/**
+ * The notice for serving `loaded` against the development upstream at `url`. `game_api_endpoint` set by file,
+ * environment or flag is overridden by `dev`, which must not happen silently.
+ */
+export function devEndpointNotice(loaded: LoadedConfig, url: string): DevEndpointNotice {
+  const info = `game API endpoint is the development upstream ${url} (dev command; test accounts and charts only)`;
+  const source = loaded.sources.get("game_api_endpoint");
+  if (source === undefined || source.kind === "default") return { info, warning: null };
+  const warning = formatProblem(
+    "game_api_endpoint",
+    loaded.config.game_api_endpoint,
+    source,
+    `ignored by the dev command, which uses the development upstream ${url}; run \`start\` to use this endpoint`,
+  );
+  return { info, warning };
+}
