@@ -44,6 +44,8 @@ export interface HarnessOptions {
   seed?: number;
   /** Chart duration resolver (default: none, so the fallback duration applies). */
   chartDuration?: ChartDurationResolver;
+  /** Upstream client to use instead of the in-process development API (e.g. real dev upstreams on loopback). */
+  upstream?: Upstream;
 }
 
 /** Lets pending socket reads, writes and promise chains run. */
@@ -68,7 +70,7 @@ export function startHarness(options: HarnessOptions = {}): Harness {
   const verbose = Boolean(Deno.env.get("CHORUS_TEST_LOG"));
   const logs = verbose ? new LogHub({ level: "debug" }) : new LogHub({ level: "debug", sink: () => {} });
   const dev = createDevApi({ clock });
-  const upstream = new Upstream({
+  const upstream = options.upstream ?? new Upstream({
     baseUrl: "http://dev.upstream",
     fetch: dev.fetch,
     clock,
