@@ -99,6 +99,13 @@ export class UdsConnection {
     try {
       bytes = encodeFrame(frame);
     } catch (error) {
+      // Too large (over 16 MiB) or not serializable: the client gets INTERNAL, the operator a log line.
+      this.#ctx.log.warn("OpenUDS frame replaced by an INTERNAL error", {
+        client: this.clientName,
+        type: frame.type,
+        id: frame.id ?? null,
+        error: error instanceof Error ? error.message : String(error),
+      });
       bytes = encodeFrame({
         type: "response",
         id: frame.id ?? null,
