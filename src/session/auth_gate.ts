@@ -47,11 +47,6 @@ export class AuthGate {
     return this.#frames.length;
   }
 
-  /** Bytes held. */
-  get pendingBytes(): number {
-    return this.#bytes;
-  }
-
   /** True once `now` is past the gate's age limit. */
   expired(now: number): boolean {
     return now - this.#openedAt >= this.#limits.maxAgeMs;
