@@ -26,7 +26,7 @@ import {
   snapshotOf,
   snapshotProblem,
 } from "./server/mod.ts";
-import { PendingApprovals, startOpenUds } from "./uds/mod.ts";
+import { type OpenUdsHandle, PendingApprovals, startOpenUds } from "./uds/mod.ts";
 import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
 import { Deadline } from "./util/deadline.ts";
@@ -156,14 +156,17 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
   });
   const { promise: stopRequested, resolve: requestStop } = Promise.withResolvers<string>();
   const approvals = new PendingApprovals(clock, config.openuds.approval_ttl_secs);
-  // `approve openuds` has something to approve only when the local socket runs in approval mode (no token);
-  // otherwise the console says that mode is not running instead of "no approval request <id>".
-  const approvalMode = config.openuds.enabled && config.openuds.auth_token === "" && Deno.build.os !== "windows";
+  let uds: OpenUdsHandle | null = null;
   const registry = createRegistry({
     server,
     shutdown: requestStop,
     logs,
-    ...(approvalMode ? { approvals } : {}),
+    // spec 3 §4.5: `approve openuds` has something to approve only while the local socket actually runs in approval
+    // mode (no token). Read per command from the running listener, not the configuration: a socket that failed to
+    // start makes the console say that mode is not running instead of "no approval request <id>".
+    get approvals() {
+      return uds && config.openuds.auth_token === "" ? approvals : undefined;
+    },
     persistence,
     schemaVersion: SCHEMA_VERSION,
     config: { initial: loaded, load: () => loadConfig({ args: options.args ?? [] }) },
@@ -182,7 +185,6 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
   server.core.cli = registry;
 
   let http: { close(): Promise<void> } | null = null;
-  let uds: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
   const ready = (async () => {
     await persistence.open();

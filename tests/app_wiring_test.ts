@@ -2,7 +2,7 @@
  * What `src/app.ts` wires around the HTTP port and the local socket, through
  * `startApp`: `/health/ready` reading persistence, `http_cors_origins`
  * reaching the CORS middleware, and `approve openuds` knowing whether the
- * local socket runs in approval mode.
+ * local socket actually runs in approval mode (configured and started).
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { type App, startApp } from "../src/app.ts";
@@ -161,6 +161,38 @@ Deno.test("wired app: readiness, CORS from the config, and approve openuds per O
           } finally {
             await app.stop();
           }
+        });
+        await t.step("OpenUDS configured for approval mode but failing to start", async (t) => {
+          // Unusable socket paths (root can write anywhere, so no permission case): a regular file where the
+          // socket's directory should be, and a regular file at the socket path itself.
+          const blocker = `${socketDir}/blocker`;
+          await Deno.writeTextFile(blocker, "not a directory, not a socket");
+          for (
+            const [what, path] of [["directory is a file", `${blocker}/openuds.sock`], [
+              "path is a file",
+              blocker,
+            ]] as const
+          ) {
+            await t.step(what, async () => {
+              const config = configFor(await dirs.fresh(), dev.url, {
+                openuds: { ...openuds(""), socket_path: path },
+              });
+              const app = await start(config);
+              try {
+                ok(
+                  app.logs.history().some((r) => r.level === "error" && r.msg === "OpenUDS did not start"),
+                  "the failed start is logged",
+                );
+                const r = await run(app, "approve openuds 1234");
+                ok(!r.ok);
+                deepEqual([r.code, r.message], ["UNAVAILABLE", NOT_RUNNING]);
+                deepEqual((await run(app, "approve openuds")).lines.some((l) => l.includes(NOT_RUNNING)), true);
+              } finally {
+                await app.stop();
+              }
+            });
+          }
+          equal(await Deno.readTextFile(blocker), "not a directory, not a socket", "the file is left alone");
         });
       } finally {
         await Deno.remove(socketDir, { recursive: true });

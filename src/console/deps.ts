@@ -134,7 +134,8 @@ export interface ConsoleDeps {
   /** Log history and level (`config reload` applies `log_level`). */
   readonly logs?: LogHub;
   readonly config?: ConfigAccess;
-  readonly approvals?: ApprovalQueue;
+  /** Read at each `approve openuds`: absent or `undefined` while OpenUDS approval mode is not running. */
+  readonly approvals?: ApprovalQueue | undefined;
   readonly persistence?: PersistenceQueries;
   /** Database schema version for `runtime` (the persistence layer's `SCHEMA_VERSION`). */
   readonly schemaVersion?: number;
