@@ -3,14 +3,11 @@
  * "Write-ahead journal"), strictly in sequence order so that one watermark
  * makes every batch apply exactly once.
  *
- * Records arrive in a bounded queue (`persistence_queue_capacity` records,
- * and {@link ApplyWorkerOptions.maxQueueBytes} of JSON, since a telemetry
- * bundle may hold a megabyte). When the queue is full a record waits up to
- * 100 ms for room; if the queue stays full the worker goes journal-only:
- * later records are not kept in memory but read back from the segment files
- * once the queue has drained, and it returns to the queue when it has
- * caught up (spec 3 §8 "when full for 100 ms the item stays journal-only";
- * counted, never dropped). Batches are bounded by bytes as well as records.
+ * Records arrive through a bounded in-memory intake (`apply_intake.ts`);
+ * when it goes journal-only (spec 3 §8 "when full for 100 ms the item stays
+ * journal-only") the worker reads later records back from the segment files
+ * once the queue has drained, and returns the intake to memory mode when it
+ * has caught up. Batches are bounded by bytes as well as records.
  *
  * A store that is down (connection refused, shutting down, …, or taken
  * over by another journal) makes the worker wait and retry the same batch with backoff: the game goes on and
@@ -23,14 +20,13 @@
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { Journal } from "./journal.ts";
-import { Backlog, type Item, itemBytes } from "./backlog.ts";
+import { ApplyIntake, type IntakeCounters } from "./apply_intake.ts";
+import { Backlog, type Item } from "./backlog.ts";
 import { isTransientDbError } from "./sql_db.ts";
 import { errorText, type JournalEntry, PersistenceError, type SeqEntry } from "./types.ts";
 
 /** Default of {@link ApplyWorkerOptions.maxBatchBytes}. */
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
-/** Default of {@link ApplyWorkerOptions.maxQueueBytes}. */
-const MAX_QUEUE_BYTES = 64 * 1024 * 1024;
 
 /** Where the worker applies records (the {@link Store}). */
 export interface ApplyTarget {
@@ -66,12 +62,9 @@ export interface ApplyWorkerOptions {
 }
 
 /** Counters of the worker (exposed by `status()`). */
-export interface ApplyCounters {
+export interface ApplyCounters extends IntakeCounters {
   applied: number;
   batches: number;
-  journal_only: number;
-  held: number;
-  unjournaled: number;
   retries: number;
   store_outages: number;
   dead_lettered: number;
@@ -91,14 +84,7 @@ export class ApplyWorker {
   };
   readonly #o: ApplyWorkerOptions;
   readonly #backlog: Backlog;
-  #queue: Item[] = [];
-  #held: Item[] = [];
-  /** Bytes of the records in `#queue` and `#held` (see {@link itemBytes}). */
-  #queueBytes = 0;
-  #heldBytes = 0;
-  #holdTimer: TimerHandle | undefined;
-  #unjournaled = new Map<number, Item>();
-  #mode: "memory" | "journal" = "journal";
+  readonly #intake: ApplyIntake;
   #nextSeq: number;
   #processed: number;
   #storeUp = true;
@@ -113,18 +99,26 @@ export class ApplyWorker {
   constructor(o: ApplyWorkerOptions) {
     this.#o = o;
     this.#backlog = new Backlog(o.journal, o.replayBatchSize ?? 2000, o.maxBatchBytes ?? MAX_BATCH_BYTES);
+    this.#intake = new ApplyIntake({
+      clock: o.clock,
+      log: o.log,
+      capacity: o.capacity,
+      maxQueueBytes: o.maxQueueBytes,
+      holdMs: o.holdMs,
+      counters: this.counters,
+    });
     this.#nextSeq = o.appliedSeq + 1;
     this.#processed = o.appliedSeq;
   }
 
   /** Records held in memory waiting to be applied. */
   get queueDepth(): number {
-    return this.#queue.length + this.#held.length;
+    return this.#intake.depth;
   }
 
   /** `memory` while the queue keeps up; `journal` while records are read back from the files. */
   get mode(): "memory" | "journal" {
-    return this.#mode;
+    return this.#intake.mode;
   }
 
   /** Every sequence up to this one is applied, dead-lettered or known not to exist. */
@@ -154,29 +148,7 @@ export class ApplyWorker {
    * hand (telemetry bundles: the database unpacks their rows from it).
    */
   admit(seq: number, entry: JournalEntry, journaled = true, body?: string): void {
-    const item: Item = { seq, entry, raw: body ?? null, journaled };
-    const maxBytes = this.#o.maxQueueBytes ?? MAX_QUEUE_BYTES;
-    if (!journaled) {
-      this.counters.unjournaled++;
-      if (this.#mode === "memory") this.#held.length ? this.#hold(item) : this.#enqueue(item);
-      else this.#unjournaled.set(seq, item);
-    } else if (this.#mode === "journal") {
-      this.counters.journal_only++;
-    } else if (
-      this.#held.length === 0 && this.#queue.length < this.#o.capacity && this.#queueBytes < maxBytes
-    ) {
-      this.#enqueue(item);
-    } else if (this.#held.length >= this.#o.capacity || this.#heldBytes >= maxBytes) {
-      this.#toJournalMode();
-      this.counters.journal_only++;
-    } else {
-      this.#hold(item);
-      this.counters.held++;
-      this.#holdTimer ??= this.#o.clock.setTimeout(() => {
-        this.#holdTimer = undefined;
-        if (this.#held.length) this.#toJournalMode();
-      }, this.#o.holdMs ?? 100);
-    }
+    this.#intake.admit({ seq, entry, raw: body ?? null, journaled });
     this.#wake();
   }
 
@@ -190,39 +162,13 @@ export class ApplyWorker {
   /** Stops after the batch in flight; what is left stays in the journal for the next start. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#o.clock.clearTimeout(this.#holdTimer);
+    this.#intake.close();
     this.#o.clock.clearTimeout(this.#sleepTimer);
     this.#cancelSleep?.();
     this.#wake();
     await this.#loop;
     await this.#backlog.close();
     for (const w of this.#waiters.splice(0)) w.resolve();
-  }
-
-  #enqueue(item: Item): void {
-    this.#queue.push(item);
-    this.#queueBytes += itemBytes(item);
-  }
-
-  #hold(item: Item): void {
-    this.#held.push(item);
-    this.#heldBytes += itemBytes(item);
-  }
-
-  #toJournalMode(): void {
-    this.#o.clock.clearTimeout(this.#holdTimer);
-    this.#holdTimer = undefined;
-    this.counters.journal_only += this.#held.filter((i) => i.journaled).length;
-    if (this.#mode === "memory") {
-      this.#o.log.warn("persistence queue full for too long: records stay journal-only until the store catches up", {
-        queue: this.#queue.length,
-        capacity: this.#o.capacity,
-      });
-    }
-    for (const item of this.#held) if (!item.journaled) this.#unjournaled.set(item.seq, item);
-    this.#held = [];
-    this.#heldBytes = 0;
-    this.#mode = "journal";
   }
 
   #wake(): void {
@@ -252,42 +198,16 @@ export class ApplyWorker {
 
   /** The next batch; null when there is nothing to do; empty to loop again. */
   async #take(): Promise<Item[] | null> {
-    if (this.#queue.length) {
-      const maxBytes = this.#o.maxBatchBytes ?? MAX_BATCH_BYTES;
-      const max = Math.min(this.#queue.length, this.#o.batchSize ?? 256);
-      let n = 0;
-      for (let bytes = 0; n < max && bytes < maxBytes; n++) bytes += itemBytes(this.#queue[n]!);
-      const batch = this.#queue.splice(0, n);
-      for (const item of batch) this.#queueBytes -= itemBytes(item);
-      const maxQueueBytes = this.#o.maxQueueBytes ?? MAX_QUEUE_BYTES;
-      while (this.#held.length && this.#queue.length < this.#o.capacity && this.#queueBytes < maxQueueBytes) {
-        const item = this.#held.shift()!;
-        this.#heldBytes -= itemBytes(item);
-        this.#enqueue(item);
-      }
-      if (!this.#held.length) {
-        this.#o.clock.clearTimeout(this.#holdTimer);
-        this.#holdTimer = undefined;
-      }
-      return batch;
-    }
-    if (this.#mode === "memory") return null;
+    const queued = this.#intake.take(this.#o.batchSize ?? 256, this.#o.maxBatchBytes ?? MAX_BATCH_BYTES);
+    if (queued) return queued;
+    if (this.#intake.mode === "memory") return null;
     const { before, items } = await this.#backlog.read(this.#nextSeq);
-    const upTo = items.at(-1)?.seq ?? Infinity;
-    for (const [seq, item] of this.#unjournaled) {
-      if (seq >= this.#nextSeq && seq < upTo) {
-        items.push(item);
-        this.#unjournaled.delete(seq);
-      }
-    }
+    items.push(...this.#intake.takeUnjournaled(this.#nextSeq, items.at(-1)?.seq ?? Infinity));
     items.sort((a, b) => a.seq - b.seq);
     if (items.length) return items;
     if (this.#o.journal.lastSeq !== before) return []; // Appends during the read: read again.
     // Caught up with the files: sequences up to `before` that are not on disk were never written.
-    this.#mode = "memory";
-    for (const item of [...this.#unjournaled.values()].sort((a, b) => a.seq - b.seq)) this.#enqueue(item);
-    this.#unjournaled.clear();
-    if (!this.#queue.length) this.#progress(before);
+    if (!this.#intake.toMemoryMode()) this.#progress(before);
     return [];
   }
 

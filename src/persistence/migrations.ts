@@ -114,11 +114,28 @@ CREATE INDEX dead_letters_failed ON dead_letters (failed_at NULLS FIRST);
  */
 const V3 = `ALTER TABLE journal_state ADD COLUMN journal_id TEXT;`;
 
+/**
+ * A `table_retention` rule may pick another time column of its table
+ * (`time_col`; the non-default entries of `src/config/retention_tables.ts`).
+ * Version 2 indexed only the defaults, so such a rule's DELETE chunks were
+ * full scans; same `NULLS FIRST` shape as in version 2 (`left_at` and
+ * `finished_at` are NULL while a visit or round is still open).
+ */
+const V4 = `
+CREATE INDEX user_room_history_left ON user_room_history (left_at NULLS FIRST);
+CREATE INDEX rounds_finished ON rounds (finished_at NULLS FIRST);
+CREATE INDEX server_instances_started ON server_instances (started_at NULLS FIRST);
+CREATE INDEX telemetry_batches_first ON telemetry_batches (first_at NULLS FIRST);
+CREATE INDEX round_player_data_first ON round_player_data (first_at NULLS FIRST);
+CREATE INDEX ip_history_first_seen ON ip_history (first_seen_at NULLS FIRST);
+`;
+
 /** Every migration, in version order. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: "initial schema", sql: V1 },
   { version: 2, description: "indexes on retention time columns", sql: V2 },
   { version: 3, description: "journal identity", sql: V3 },
+  { version: 4, description: "indexes on the other retention time columns", sql: V4 },
 ];
 
 /** Schema version this code writes and understands. */

@@ -6,9 +6,9 @@
  * `days` deletes older rows, `max_rows` cuts the table to 80 % of the cap
  * (oldest first). Runs hourly in chunks of a few thousand rows with a yield
  * between them, so it never holds the store (or, with PGlite, the event
- * loop) for long. Every default time column has an index `(col NULLS FIRST)`
- * (schema version 2), which serves both `col < cutoff` and the oldest-first
- * order of `max_rows`; the other columns a rule may pick are not indexed.
+ * loop) for long. Every time column a rule may pick has an index
+ * `(col NULLS FIRST)` (schema version 2 for the defaults, 4 for the others),
+ * which serves both `col < cutoff` and the oldest-first order of `max_rows`.
  *
  * @module
  */

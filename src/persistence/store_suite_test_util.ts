@@ -94,22 +94,54 @@ const CASES: [string, Case][] = [
     assert.equal(await store.appliedSeq(), 1);
     assert.equal(await store.journalId(), null, "no journal is bound yet");
   }],
-  ["every default retention time column has an index the retention queries use", async (db) => {
+  ["every retention time column a rule may pick has an index the retention queries use", async (db) => {
     for (const [table, t] of Object.entries(RETENTION_TABLES)) {
-      const col = t.cols[0]!;
-      const plans = await db.transaction(async (tx) => {
-        // Tables are empty here: forbid sequential scans so the plan shows whether an index can serve.
-        await tx.exec("SET LOCAL enable_seqscan = off");
-        const plan = async (sql: string) =>
-          (await tx.query(`EXPLAIN ${sql}`)).map((r) => String(Object.values(r)[0])).join("\n");
-        return [
-          await plan(`SELECT ctid FROM ${table} WHERE ${col} < 5 LIMIT 10`),
-          await plan(`SELECT ctid FROM ${table} ORDER BY ${col} ASC NULLS FIRST LIMIT 10`),
-        ];
-      });
-      for (const p of plans) assert.match(p, /Index (Only )?Scan|Bitmap Index Scan/, `${table}.${col}: ${p}`);
-      assert.doesNotMatch(plans[1]!, /Sort/, `${table}: oldest first straight from the index`);
+      for (const col of t.cols) {
+        const plans = await db.transaction(async (tx) => {
+          // Tables are empty here: forbid sequential scans so the plan shows whether an index can serve.
+          await tx.exec("SET LOCAL enable_seqscan = off");
+          const plan = async (sql: string) =>
+            (await tx.query(`EXPLAIN ${sql}`)).map((r) => String(Object.values(r)[0])).join("\n");
+          // The same queries as runRetention's chunks (retention.ts).
+          return [
+            await plan(`SELECT ctid FROM ${table} WHERE ${col} < 5 LIMIT 10`),
+            await plan(`SELECT ctid FROM ${table} ORDER BY ${col} ASC NULLS FIRST LIMIT 10`),
+          ];
+        });
+        for (const p of plans) assert.match(p, /Index (Only )?Scan|Bitmap Index Scan/, `${table}.${col}: ${p}`);
+        assert.match(
+          plans[0]!,
+          new RegExp(`Index Cond: \\(${col} < `),
+          `${table}.${col}: the cutoff is an index bound`,
+        );
+        assert.doesNotMatch(plans[1]!, /Sort/, `${table}.${col}: oldest first straight from the index`);
+      }
     }
+  }],
+  ["a database of schema version 3 gains the indexes on the other retention time columns, rows kept", async (db) => {
+    await db.exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+    await migrate(db, log, T0, MIGRATIONS.slice(0, 3));
+    await db.query(
+      "INSERT INTO user_room_history (seq, user_id, room_id, room_uuid, monitor, joined_at) VALUES (1, 7, 'r', 'u', false, $1)",
+      [T0],
+    );
+    // `table.col` of every single-column `(col NULLS FIRST)` index.
+    const indexed = async () =>
+      (await db.query("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'"))
+        .flatMap((r) => {
+          const col = /\((\w+) NULLS FIRST\)$/.exec(String(r.indexdef))?.[1];
+          return col ? [`${r.tablename}.${col}`] : [];
+        });
+    const others = Object.entries(RETENTION_TABLES).flatMap(([table, t]) =>
+      t.cols.slice(1).map((c) => `${table}.${c}`)
+    );
+    assert.equal(others.length, 6);
+    const before = await indexed();
+    assert.deepEqual(others.filter((c) => before.includes(c)), [], "version 3 indexes the default columns only");
+    assert.deepEqual(await migrate(db, log, T0), { from: 3, to: SCHEMA_VERSION });
+    const after = await indexed();
+    assert.deepEqual(after.filter((c) => !before.includes(c)).sort(), others.sort(), "one index per other column");
+    assert.deepEqual(await db.query("SELECT seq, left_at FROM user_room_history"), [{ seq: 1, left_at: null }]);
   }],
   ["a schema newer than the code fails closed", async (db) => {
     await db.query("INSERT INTO schema_version VALUES (999, 0, 'from the future')");
