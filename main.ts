@@ -20,6 +20,7 @@ import {
   DEV_UPSTREAM_PORT_OPTION,
   devEndpointNotice,
   takeDevUpstreamPort,
+  withDevUpstream,
 } from "./src/upstream/dev_command.ts";
 import type { Logger } from "./src/util/log.ts";
 
@@ -61,8 +62,9 @@ async function serve(
   flags: StartFlags,
   args: string[],
   announce: (log: Logger) => void = () => {},
+  adjust: (loaded: LoadedConfig) => LoadedConfig = (l) => l,
 ): Promise<number> {
-  const app = startApp(loaded, { args, tui: flags.tui, console: flags.console });
+  const app = startApp(loaded, { args, tui: flags.tui, console: flags.console, adjust });
   const log = app.logs.logger();
   announce(log);
   try {
@@ -105,13 +107,13 @@ async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[], port
     `tokens: Alice (100) ${devToken(100)}   Bob (200) ${devToken(200)}   zh-CN (300) ${devToken(300, "zh-CN")}`,
   ]);
   // dev always plays against the development upstream; a game_api_endpoint the user set is overridden, loudly.
+  // startApp applies the override to every re-read too, so `config reload` does not report it as a change.
   const notice = devEndpointNotice(loaded, upstream.url);
-  const config = { ...loaded.config, game_api_endpoint: upstream.url };
   try {
-    return await serve({ ...loaded, config }, flags, args, (log) => {
+    return await serve(loaded, flags, args, (log) => {
       log.info(notice.info);
       if (notice.warning) log.warn(notice.warning);
-    });
+    }, (l) => withDevUpstream(l, upstream.url));
   } finally {
     await upstream.close();
   }

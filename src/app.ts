@@ -59,6 +59,12 @@ export interface StartOptions {
   console?: boolean;
   /** Use the full-screen terminal UI when stdin is a terminal. */
   tui?: boolean;
+  /**
+   * What the command overrides (dev's game API endpoint), applied to the configuration given and to every re-read
+   * (`config reload`, `check-config`): the reload diff then compares like with like instead of reporting the user's own
+   * value as a change needing a restart.
+   */
+  adjust?: (loaded: LoadedConfig) => LoadedConfig;
 }
 
 /** The playtime of the durable store, in the server's terms (seconds). */
@@ -131,7 +137,9 @@ async function restoreRooms(
 }
 
 /** Starts the server described by `loaded`. */
-export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App {
+export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
+  const adjust = options.adjust ?? ((l: LoadedConfig) => l);
+  const loaded = adjust(given);
   const { config } = loaded;
   const clock = options.clock ?? new SystemClock();
   const sink = new ConsoleLogSink();
@@ -169,7 +177,7 @@ export function startApp(loaded: LoadedConfig, options: StartOptions = {}): App 
     },
     persistence,
     schemaVersion: SCHEMA_VERSION,
-    config: { initial: loaded, load: () => loadConfig({ args: options.args ?? [] }) },
+    config: { initial: loaded, load: () => adjust(loadConfig({ args: options.args ?? [] })) },
     benchmark: (o) => benchmarks.runner(o),
     startedAt: clock.now(),
   });

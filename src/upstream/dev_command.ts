@@ -52,6 +52,14 @@ export function takeDevUpstreamPort(args: readonly string[]): DevUpstreamPortOpt
   return { ok: true, port, rest };
 }
 
+/**
+ * `loaded` as `dev` runs it: the game API endpoint is the development upstream at `url`. Applied to the configuration
+ * at start and to every re-read (`config reload`, `check-config`), so the override is not mistaken for a change.
+ */
+export function withDevUpstream(loaded: LoadedConfig, url: string): LoadedConfig {
+  return { ...loaded, config: { ...loaded.config, game_api_endpoint: url } };
+}
+
 /** What `dev` logs about the endpoint: always an info line, and a warning when the user's own value is overridden. */
 export interface DevEndpointNotice {
   readonly info: string;
