@@ -8,9 +8,9 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { type App, startApp } from "../src/app.ts";
 import type { CommandOutcome } from "../src/console/registry.ts";
 import { loadConfig } from "../src/config/mod.ts";
-import { freePort } from "../src/load/target.ts";
 import { serveDevApi, type Upstream } from "../src/upstream/mod.ts";
 import { withDevUpstream } from "../src/upstream/dev_command.ts";
+import { freePort, watchOutput } from "./support/child_server.ts";
 import { dataDirs } from "./support/persistence_stack.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -122,25 +122,7 @@ Deno.test("main.ts dev: config reload of an unchanged file with its own game_api
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: () => void }[] = [];
-  const waitFor = (re: RegExp) =>
-    lines.some((l) => re.test(l)) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ re, resolve }));
-  // Both streams drained to the end, so the child never blocks on a full pipe.
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    let buf = "";
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buf += chunk;
-      const parts = buf.split("\n");
-      buf = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        for (const w of [...waiters]) if (w.re.test(line)) w.resolve();
-      }
-    }
-    if (buf) lines.push(buf);
-  };
-  const done = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  const { lines, waitFor, done } = watchOutput(child);
   const exited = child.status.then(() => {
     throw new Error(`main.ts dev exited early:\n${lines.join("\n")}`);
   });

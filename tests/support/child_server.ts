@@ -59,9 +59,31 @@ export function spawnServer(o: ChildServerOptions): ChildServer {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const { lines, waitFor, done } = watchOutput(child);
+  const ready = Promise.race([
+    waitFor(/game server listening/),
+    done.then(() => {
+      if (!lines.some((l) => /game server listening/.test(l))) {
+        throw new Error(`server did not start:\n${lines.join("\n")}`);
+      }
+    }),
+  ]);
+  return { child, lines, ready, waitFor, done };
+}
+
+/** A child's output lines (stdout and stderr), drained to the end so it never blocks on a full pipe. */
+export interface ChildOutput {
+  readonly lines: string[];
+  /** Resolves when a line matching `re` has been printed. */
+  waitFor(re: RegExp): Promise<void>;
+  /** Resolves when both streams have ended. */
+  readonly done: Promise<void>;
+}
+
+/** Collects the lines of a child spawned with piped stdout and stderr. */
+export function watchOutput(child: Deno.ChildProcess): ChildOutput {
   const lines: string[] = [];
   const waiters: { re: RegExp; resolve: () => void }[] = [];
-  // Both streams are drained to the end, so the child never blocks on a full pipe.
   const pump = async (stream: ReadableStream<Uint8Array>) => {
     let buf = "";
     try {
@@ -89,13 +111,5 @@ export function spawnServer(o: ChildServerOptions): ChildServer {
     if (lines.some((l) => re.test(l))) return Promise.resolve();
     return new Promise((resolve) => waiters.push({ re, resolve }));
   };
-  const ready = Promise.race([
-    waitFor(/game server listening/),
-    done.then(() => {
-      if (!lines.some((l) => /game server listening/.test(l))) {
-        throw new Error(`server did not start:\n${lines.join("\n")}`);
-      }
-    }),
-  ]);
-  return { child, lines, ready, waitFor, done };
+  return { lines, waitFor, done };
 }
