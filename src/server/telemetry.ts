@@ -28,6 +28,9 @@ export function relayTelemetry<T extends "Touches" | "Judges">(core: ServerCore,
   if (!room || !room.live) return;
   if (room.monitors.length) {
     const frame = relayFrame(cc.inbound.raw, user.id);
+    // Only the bound connection, never `user.pending` (spec 3 §3.2, §8): telemetry is high-rate and loss-tolerant,
+    // and a burst held in a pending login's gate (256 frames, 1 MiB) would fail that login. Until takeover the old
+    // connection, still bound, receives it; a monitor with none misses the frames of its login's few milliseconds.
     for (const m of room.monitors) core.users.get(m.id)?.session?.push(frame, false);
   }
   const round = room.phase.kind === "play" ? room.phase.round : null;
