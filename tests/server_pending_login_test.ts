@@ -5,9 +5,10 @@
  * in. The pending connection is virtual (its writes are held); everyone
  * else talks over loopback TCP.
  */
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import type { TouchFrame } from "../src/protocol/mod.ts";
-import { log, mark, waitUntil } from "./support/describe.ts";
+import { startConsoleHarness } from "./support/console.ts";
+import { expectLog, log, mark, waitUntil } from "./support/describe.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { HeldConnection, loginBytes } from "./support/held_connection.ts";
 
@@ -62,4 +63,78 @@ Deno.test("telemetry for a monitor reconnecting mid-round goes to the old connec
   equal(log(mon, m).length, burst + 1, "nothing more reached the replaced connection");
   conn.close();
   await h.close();
+});
+
+Deno.test("console room force-move of a user whose login is pending is refused; after takeover it moves them", async () => {
+  const c = startConsoleHarness();
+  try {
+    const h = c.h;
+    const core = h.server.core;
+    const alice = await h.login(100);
+    const bob = await h.login(200);
+    await alice.createRoom("old");
+    await bob.createRoom("abc");
+    const { conn, session } = await heldRelogin(h, 100);
+    const a = mark(alice);
+    const b = mark(bob);
+
+    const refused = await c.run("room force-move abc 100");
+    deepEqual(refused, {
+      ok: false,
+      code: "CONFLICT",
+      message: "user 100 is logging in; try again",
+      lines: ["error: user 100 is logging in; try again"],
+    });
+    equal(core.users.get(100)!.roomId, "old", "membership untouched");
+    deepEqual(core.rooms.get("abc")!.players.map((p) => p.id), [200]);
+    equal(alice.isClosed, false, "the old connection is not closed");
+    await expectLog(alice, [], a);
+    await expectLog(bob, [], b);
+    equal(session.gatedFrames, 0, "nothing was queued for the pending connection");
+
+    conn.release();
+    await waitUntil(() => session.state === "active", "takeover");
+    await alice.closed;
+    const reply = conn.commands()[0];
+    ok(reply?.type === "Authenticate" && reply.result.ok);
+    equal(reply.result.value[1]?.id, "old", "the reply's room is the user's room");
+
+    deepEqual(await c.lines("room force-move abc 100"), ["user 100 moved to abc; their client reconnects into it"]);
+    equal(await session.done, "kicked");
+    deepEqual(conn.log().slice(1), [
+      "Message.LeaveRoom{user:100,name:Alice}",
+      "OnJoinRoom(100)",
+      "Message.JoinRoom{user:100,name:Alice}",
+      "Message.Chat{user:0,content:An administrator moved you to room abc; reconnecting…}",
+    ]);
+    deepEqual(core.rooms.get("abc")!.players.map((p) => p.id), [200, 100]);
+    conn.close();
+  } finally {
+    await c.close();
+  }
+});
+
+Deno.test("force-move of a dangling user whose reconnect is pending is refused as logging in", async () => {
+  const c = startConsoleHarness();
+  try {
+    const h = c.h;
+    const core = h.server.core;
+    const alice = await h.login(100);
+    await alice.createRoom("old");
+    await h.login(200).then((bob) => bob.createRoom("abc"));
+    await alice.close();
+    await waitUntil(() => core.users.get(100)?.session === null, "alice dangling");
+    const { conn, session } = await heldRelogin(h, 100);
+    const refused = await c.run("room force-move abc 100");
+    equal(refused.ok ? "" : refused.message, "user 100 is logging in; try again");
+    equal(core.users.get(100)!.roomId, "old");
+    conn.close();
+    equal(await session.done, "eof");
+    await waitUntil(() => core.users.get(100)?.pending === null, "login rolled back");
+    // With the login rolled back the user is dangling, not online: the ordinary refusal.
+    const offline = await c.run("room force-move abc 100");
+    equal(offline.ok ? "" : offline.message, "user 100 is not online");
+  } finally {
+    await c.close();
+  }
 });

@@ -190,11 +190,14 @@ export class AdminRooms {
    * joined a room it did not ask for (an unsolicited `JoinRoom` reply crashes
    * it, protocol.md §5.5), so the server moves the membership, then closes
    * the connection: the client's automatic reconnect receives the new room in
-   * `Authenticate(Ok)`.
+   * `Authenticate(Ok)`. A user whose login is pending is refused: the reply
+   * queued for the new connection already names the old room, and its client
+   * would hold room state the server no longer has (spec 3 §3.2).
    */
   forceMove(userId: number, id: string, monitor = false): AdminResult {
     const core = this.#core;
     const user = core.users.get(userId);
+    if (user?.pending) return refused("CONFLICT", `user ${userId} is logging in; try again`);
     if (!user?.session) return refused("USER_NOT_FOUND", `user ${userId} is not online`);
     const target = core.rooms.get(id);
     if (!target) return refused("ROOM_NOT_FOUND", `room not found: ${id}`);
