@@ -68,7 +68,7 @@ export class ServerCore {
   readonly ipHistory: IpHistorySource;
   /** Ids of every player who ever logged in since start (the durable store extends this). */
   readonly seenPlayers = new Set<number>();
-  /** Logins in flight (bounded by `max_pending_auth`). */
+  /** Logins in flight until Active or failed, journal and reply flush included (bounded by `max_pending_auth`). */
   pendingAuth = 0;
   /** The connected room-monitor session, if any (protocol.md §3.5). */
   roomMonitor: Session | null = null;

@@ -54,7 +54,7 @@ function committed(error: unknown): boolean {
 /** Handles the three token-based authenticate commands. */
 export async function login<T extends TokenCommand>(core: ServerCore, cc: CommandContext<T>): Promise<void> {
   const { session } = cc;
-  const { log, config } = core.ctx;
+  const { config } = core.ctx;
   if (session.state !== "connected") return cc.fail("repeated-authenticate");
   if (core.shuttingDown) {
     cc.fail("server-shutting-down");
@@ -80,10 +80,28 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
     ? "game-monitor"
     : "normal";
   session.state = "authenticating";
+  // `max_pending_auth` bounds every login until it is Active or failed, not just its upstream lookup: logins
+  // waiting on the journal's fsync or on their reply's flush hold memory too (spec 3 §3.2, §8).
   core.pendingAuth++;
+  try {
+    await authenticate(core, cc, cmd.token, category);
+  } finally {
+    core.pendingAuth--;
+  }
+}
+
+/** Authenticating → DurableAccepted, then hands over to `accept` (Active or rollback). */
+async function authenticate<T extends TokenCommand>(
+  core: ServerCore,
+  cc: CommandContext<T>,
+  token: string,
+  category: SessionCategory,
+): Promise<void> {
+  const { session } = cc;
+  const { log } = core.ctx;
   let identity: UpstreamIdentity;
   try {
-    identity = await resolveIdentity(core, cmd.token);
+    identity = await resolveIdentity(core, token);
   } catch (error) {
     core.counters.inc("auth_failures");
     log.info("authentication failed", {
@@ -94,8 +112,6 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
     session.state = "failed";
     cc.fail("auth-failed");
     return void session.closeAfterFlush(cc.replySeq, "auth-failed");
-  } finally {
-    core.pendingAuth--;
   }
   if (!session.open) return;
   if (core.shuttingDown) {
