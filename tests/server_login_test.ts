@@ -6,59 +6,13 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { assertRejectsWithReason } from "../src/client/mod.ts";
-import { encodeClientCommand } from "../src/protocol/mod.ts";
 import { PRE_AUTH_LIMITS } from "../src/session/auth_gate.ts";
-import type { Transport } from "../src/session/session.ts";
 import { expectLog, log, mark, waitUntil } from "./support/describe.ts";
 import { devToken, type Harness, settle, startHarness } from "./support/harness.ts";
+import { HeldConnection, loginBytes } from "./support/held_connection.ts";
 
 // Bystanders send nothing for a while: a long heartbeat keeps them connected.
 const QUIET = { heartbeat_timeout: 3600 };
-
-/** The bytes a client sends to log in: version 1, then `Authenticate`. */
-function loginBytes(id: number): Uint8Array {
-  return new Uint8Array([1, ...encodeClientCommand({ type: "Authenticate", token: devToken(id) })]);
-}
-
-/** A connection that sends one login and never reads: no write of the server ever completes. */
-class StuckConnection implements Transport {
-  #input: Uint8Array | null;
-  #hungUp = false;
-  #wake: (() => void) | null = null;
-  bytesOffered = 0;
-
-  constructor(input: Uint8Array) {
-    this.#input = input;
-  }
-
-  async read(p: Uint8Array): Promise<number | null> {
-    const input = this.#input;
-    if (input) {
-      this.#input = null;
-      p.set(input);
-      return input.length;
-    }
-    if (!this.#hungUp) await new Promise<void>((resolve) => (this.#wake = resolve));
-    return null;
-  }
-
-  write(p: Uint8Array): Promise<number> {
-    this.bytesOffered += p.length;
-    return new Promise(() => {});
-  }
-
-  close(): void {
-    this.hangUp();
-  }
-
-  /** The peer goes away. */
-  hangUp(): void {
-    this.#hungUp = true;
-    const wake = this.#wake;
-    this.#wake = null;
-    wake?.();
-  }
-}
 
 /** Holds the next `/record` lookup until released. */
 function holdRecordLookup(h: Harness): { started: () => boolean; release: () => void } {
@@ -96,7 +50,7 @@ async function roomOfTwo(h: Harness) {
 
 /** Starts a second login of user 100 on a connection that never reads; resolves once it is DurableAccepted. */
 async function stuckRelogin(h: Harness) {
-  const conn = new StuckConnection(loginBytes(100));
+  const conn = new HeldConnection(loginBytes(100));
   const session = h.server.attach(conn, "127.0.0.1")!;
   await waitUntil(() => session.state === "durable-accepted", "login answered, not flushed");
   return { conn, session };
@@ -180,7 +134,7 @@ Deno.test("a dangling user whose new connection dies before the flush dangles ag
   equal(core.users.has(100), false);
   deepEqual(events, ["user.offline"], "only the old connection's offline");
 
-  const fresh = new StuckConnection(loginBytes(300));
+  const fresh = new HeldConnection(loginBytes(300));
   const third = h.server.attach(fresh, "127.0.0.1")!;
   await waitUntil(() => third.state === "durable-accepted", "login answered");
   ok(core.users.get(300)?.pending === third);

@@ -41,7 +41,11 @@ export class HeldConnection implements Transport {
     return null;
   }
 
+  /** Bytes the server offered to write, completed or held. */
+  bytesOffered = 0;
+
   write(p: Uint8Array): Promise<number> {
+    this.bytesOffered += p.length;
     const bytes = [...p];
     const accept = () => this.#written.push(...bytes);
     if (!this.#holding) {
@@ -52,6 +56,11 @@ export class HeldConnection implements Transport {
   }
 
   close(): void {
+    this.hangUp();
+  }
+
+  /** The peer goes away: the server's next read sees end of input. */
+  hangUp(): void {
     this.#hungUp = true;
     const wake = this.#wake;
     this.#wake = null;
