@@ -5,27 +5,13 @@
  * stopping the process stops a running one.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { type App, startApp } from "../src/app.ts";
-import { type Config, defaultConfig } from "../src/config/mod.ts";
+import type { App } from "../src/app.ts";
 import type { ConsoleRegistry } from "../src/console/mod.ts";
 import { serveDevApi } from "../src/upstream/mod.ts";
+import { appConfig, startTestApp } from "./support/app.ts";
 import { dataDirs } from "./support/persistence_stack.ts";
 
 const dirs = dataDirs();
-
-function configFor(dataDir: string, upstream: string): Config {
-  return {
-    ...defaultConfig(),
-    port: 0 as unknown as number,
-    bind_address: "127.0.0.1",
-    http_port: 0,
-    data_dir: dataDir,
-    game_api_endpoint: upstream,
-    log_level: "error",
-    cli_enabled: false,
-    welcome: { enabled: false, show_time: false, messages: {} },
-  };
-}
 
 /** The app's command registry (the server holds it as its in-game console runner). */
 function consoleOf(app: App): ConsoleRegistry {
@@ -43,8 +29,8 @@ function leftovers(app: App): { rooms: string[]; users: number[] } {
 async function withApp(fn: (app: App) => Promise<void>): Promise<void> {
   const dev = serveDevApi({ port: 0 });
   try {
-    const config = configFor(await dirs.fresh(), dev.url);
-    const app = startApp({ config, sources: new Map(), warnings: [], file: null, rest: [] }, { console: false });
+    const config = appConfig(await dirs.fresh(), dev.url, { cli_enabled: false });
+    const app = startTestApp(config);
     try {
       await app.ready;
       await fn(app);

@@ -3,34 +3,20 @@
  * the game port, persistent rooms and administrator ids surviving a restart.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { startApp } from "../src/app.ts";
 import { connect } from "../src/client/mod.ts";
-import { type Config, defaultConfig } from "../src/config/mod.ts";
 import { Admin } from "../src/server/mod.ts";
 import { devToken, serveDevApi } from "../src/upstream/mod.ts";
+import { appConfig, startTestApp } from "./support/app.ts";
 import { dataDirs } from "./support/persistence_stack.ts";
 
 const dirs = dataDirs();
-
-function configFor(dataDir: string, upstream: string): Config {
-  return {
-    ...defaultConfig(),
-    port: 0 as unknown as number,
-    bind_address: "127.0.0.1",
-    http_port: 0,
-    data_dir: dataDir,
-    game_api_endpoint: upstream,
-    log_level: "error",
-    welcome: { enabled: false, show_time: false, messages: {} },
-  };
-}
 
 Deno.test("persistent rooms, administrator ids and players seen survive a restart of the wired app", async () => {
   const dev = serveDevApi({ port: 0 });
   const dataDir = await dirs.fresh();
   try {
-    const config = configFor(dataDir, dev.url);
-    const first = startApp({ config, sources: new Map(), warnings: [], file: null, rest: [] }, { console: false });
+    const config = appConfig(dataDir, dev.url);
+    const first = startTestApp(config);
     await first.ready;
     const admin = new Admin(first.server.core);
     deepEqual(admin.roomOps.createEmpty("lobby", { persistent: true }), { ok: true, value: null });
@@ -42,7 +28,7 @@ Deno.test("persistent rooms, administrator ids and players seen survive a restar
     await client.close();
     await first.stop();
 
-    const second = startApp({ config, sources: new Map(), warnings: [], file: null, rest: [] }, { console: false });
+    const second = startTestApp(config);
     await second.ready;
     const lobby = second.server.core.rooms.get("lobby");
     ok(lobby, "the persistent room is back");

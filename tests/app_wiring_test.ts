@@ -5,39 +5,18 @@
  * local socket actually runs in approval mode (configured and started).
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { type App, startApp } from "../src/app.ts";
+import type { App } from "../src/app.ts";
 import { STORE_DOWN_ISSUE } from "../src/app_health.ts";
 import type { CommandOutcome } from "../src/console/registry.ts";
 import { type Config, defaultConfig } from "../src/config/mod.ts";
 import type { PersistenceStatus } from "../src/persistence/status.ts";
 import { serveDevApi } from "../src/upstream/mod.ts";
+import { appConfig, startTestApp } from "./support/app.ts";
+import { freePort } from "./support/child_server.ts";
 import { dataDirs } from "./support/persistence_stack.ts";
 
-/** A free loopback port (HTTP cannot ask startApp for port 0: 0 turns HTTP off). */
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-function configFor(dataDir: string, upstream: string, more: Partial<Config> = {}): Config {
-  return {
-    ...defaultConfig(),
-    port: 0 as unknown as number,
-    bind_address: "127.0.0.1",
-    http_port: 0,
-    http_bind_address: "127.0.0.1",
-    data_dir: dataDir,
-    game_api_endpoint: upstream,
-    log_level: "error",
-    welcome: { enabled: false, show_time: false, messages: {} },
-    ...more,
-  };
-}
-
 async function start(config: Config): Promise<App> {
-  const app = startApp({ config, sources: new Map(), warnings: [], file: null, rest: [] }, { console: false });
+  const app = startTestApp(config);
   await app.ready;
   return app;
 }
@@ -59,7 +38,7 @@ Deno.test("wired app: readiness, CORS from the config, and approve openuds per O
       const dataDir = await dirs.fresh();
       const port = freePort();
       const app = await start(
-        configFor(dataDir, dev.url, { http_port: port, http_cors_origins: ["https://watch.example"] }),
+        appConfig(dataDir, dev.url, { http_port: port, http_cors_origins: ["https://watch.example"] }),
       );
       const base = `http://127.0.0.1:${port}`;
       const get = async (path: string, headers: Record<string, string> = {}) => {
@@ -127,7 +106,7 @@ Deno.test("wired app: readiness, CORS from the config, and approve openuds per O
       const NOT_RUNNING = "OpenUDS approval mode is not running (the local socket is off or uses auth_token)";
       try {
         await t.step("OpenUDS off", async () => {
-          const app = await start(configFor(await dirs.fresh(), dev.url, { openuds: openuds("", false) }));
+          const app = await start(appConfig(await dirs.fresh(), dev.url, { openuds: openuds("", false) }));
           try {
             const r = await run(app, "approve openuds 1234");
             ok(!r.ok);
@@ -137,7 +116,7 @@ Deno.test("wired app: readiness, CORS from the config, and approve openuds per O
           }
         });
         await t.step("OpenUDS in token mode", async () => {
-          const app = await start(configFor(await dirs.fresh(), dev.url, { openuds: openuds("a-long-shared-token") }));
+          const app = await start(appConfig(await dirs.fresh(), dev.url, { openuds: openuds("a-long-shared-token") }));
           try {
             ok((await Deno.stat(`${socketDir}/openuds.sock`)).isSocket, "the local socket listens");
             const r = await run(app, "approve openuds 1234");
@@ -149,7 +128,7 @@ Deno.test("wired app: readiness, CORS from the config, and approve openuds per O
           }
         });
         await t.step("OpenUDS in approval mode", async () => {
-          const app = await start(configFor(await dirs.fresh(), dev.url, { openuds: openuds("") }));
+          const app = await start(appConfig(await dirs.fresh(), dev.url, { openuds: openuds("") }));
           try {
             const r = await run(app, "approve openuds 1234");
             ok(!r.ok);
@@ -174,7 +153,7 @@ Deno.test("wired app: readiness, CORS from the config, and approve openuds per O
             ]] as const
           ) {
             await t.step(what, async () => {
-              const config = configFor(await dirs.fresh(), dev.url, {
+              const config = appConfig(await dirs.fresh(), dev.url, {
                 openuds: { ...openuds(""), socket_path: path },
               });
               const app = await start(config);
