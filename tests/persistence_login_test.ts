@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import type { JournalFile } from "../src/persistence/journal.ts";
+import { faultyJournalFiles } from "../src/persistence/journal_faults_test_util.ts";
 import { devToken } from "../src/upstream/mod.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { waitUntil } from "./support/describe.ts";
@@ -16,26 +16,6 @@ const dirs = dataDirs();
 // Clients here do not ping: keep them connected while the clock runs.
 const config = { heartbeat_timeout: 3600 };
 
-/** Journal files whose fsync can be made to fail or to wait. */
-function faultyJournal() {
-  const faults = { failSync: false, holdSync: null as Promise<void> | null };
-  const openJournalFile = (path: string): JournalFile => {
-    const file = Deno.openSync(path, { read: true, write: true, create: true, append: true });
-    return {
-      writeSync: (p) => file.writeSync(p),
-      truncateSync: (len) => file.truncateSync(len),
-      syncSync: () => file.syncSync(),
-      sync: async () => {
-        if (faults.holdSync) await faults.holdSync;
-        if (faults.failSync) throw new Deno.errors.Interrupted("Input/output error (os error 5)");
-        return file.sync();
-      },
-      close: () => file.close(),
-    };
-  };
-  return { faults, openJournalFile };
-}
-
 /** Checks the counter this scenario must raise, then clears it so the stack's teardown check still guards the rest. */
 function expectCommitWithoutResponse(s: Stack, n: number): void {
   const counters = s.server.core.counters;
@@ -44,7 +24,7 @@ function expectCommitWithoutResponse(s: Stack, n: number): void {
 }
 
 Deno.test("a login whose journal fsync fails is refused, compensated, and leaves no user or player behind", async () => {
-  const { faults, openJournalFile } = faultyJournal();
+  const { faults, open: openJournalFile } = faultyJournalFiles();
   const s = await startStack({ dataDir: await dirs.fresh(), openJournalFile, config });
   const alice = await s.login(100);
   await alice.close();
@@ -68,7 +48,7 @@ Deno.test("a login whose journal fsync fails is refused, compensated, and leaves
 });
 
 Deno.test("a login whose socket closes between journaling and the reply is compensated", async () => {
-  const { faults, openJournalFile } = faultyJournal();
+  const { faults, open: openJournalFile } = faultyJournalFiles();
   const s = await startStack({ dataDir: await dirs.fresh(), openJournalFile, config });
   const core = s.server.core;
   let release!: () => void;

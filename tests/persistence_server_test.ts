@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { defaultConfig } from "../src/config/mod.ts";
-import type { JournalFile } from "../src/persistence/journal.ts";
+import { faultyJournalFiles } from "../src/persistence/journal_faults_test_util.ts";
 import { openPersistence } from "../src/persistence/mod.ts";
 import { devToken } from "../src/upstream/mod.ts";
 import { ManualClock } from "../src/util/clock.ts";
@@ -71,31 +71,18 @@ Deno.test("players, rounds, chat, playtime, bans and the auth cache survive a re
 
 Deno.test("a login that cannot be journaled is refused; events still reach the store", async () => {
   const dataDir = await dirs.fresh();
-  const faults = { fail: false };
-  const openJournalFile = (path: string): JournalFile => {
-    const file = Deno.openSync(path, { read: true, write: true, create: true, append: true });
-    return {
-      writeSync: (p) => {
-        if (faults.fail) throw new Deno.errors.WriteZero("No space left on device (os error 28)");
-        return file.writeSync(p);
-      },
-      truncateSync: (len) => file.truncateSync(len),
-      syncSync: () => file.syncSync(),
-      sync: () => file.sync(),
-      close: () => file.close(),
-    };
-  };
+  const { faults, open: openJournalFile } = faultyJournalFiles();
   const s = await startStack({ dataDir, openJournalFile });
   const alice = await s.login(100);
   await alice.createRoom("r1");
-  faults.fail = true;
+  faults.failWrites = true;
   const bob = await s.connect();
   await assert.rejects(bob.authenticate(devToken(200)));
   assert.ok(s.logs.history().some((r) => r.msg === "login could not be made durable; refusing it"));
   await alice.chat("while the disk is full");
   assert.ok(s.persistence.status().counters.journal_write_failures_total >= 1);
   assert.match(s.persistence.status().last_error ?? "", /No space left on device/);
-  faults.fail = false;
+  faults.failWrites = false;
   await s.persistence.flush();
   const chats = await s.persistence.queries.events({ kind: "chat.message" });
   assert.deepEqual(chats.map((e) => (e.payload as { content: string }).content), ["while the disk is full"]);

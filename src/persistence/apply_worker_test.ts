@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
 import { type ApplyTarget, ApplyWorker } from "./apply_worker.ts";
-import { Journal, type JournalFile } from "./journal.ts";
+import { Journal } from "./journal.ts";
+import { faultyJournalFiles } from "./journal_faults_test_util.ts";
 import type { JournalEntry, SeqEntry } from "./types.ts";
 
 const entry = (i: number): JournalEntry => ({ t: "setting", key: `k${i}`, value: i, at: i });
@@ -55,21 +56,7 @@ async function setup(
   const clock = new ManualClock();
   const logs = new LogHub({ level: "debug", sink: () => {} });
   const log = logs.logger();
-  const faults = { failNext: false };
-  const openFile = (path: string): JournalFile => {
-    const file = Deno.openSync(path, { read: true, write: true, create: true, append: true });
-    return {
-      writeSync: (p) => {
-        if (!faults.failNext) return file.writeSync(p);
-        faults.failNext = false;
-        throw new Deno.errors.WriteZero("No space left on device (os error 28)");
-      },
-      truncateSync: (len) => file.truncateSync(len),
-      syncSync: () => file.syncSync(),
-      sync: () => file.sync(),
-      close: () => file.close(),
-    };
-  };
+  const { faults, open: openFile } = faultyJournalFiles();
   const journal = await Journal.open({ dir, clock, log, openFile });
   for (let i = 1; i <= (o.before ?? 0); i++) journal.append(entry(i));
   const target = new FakeTarget();
@@ -192,7 +179,7 @@ Deno.test("apply worker applies records whose journal write failed, in sequence 
         s.clock.advance(100);
         assert.equal(s.worker.mode, "journal");
       } else for (let i = 1; i <= 4; i++) s.add(i);
-      s.faults.failNext = true;
+      s.faults.failNextWrite = true;
       s.add(5);
       s.add(6);
       s.target.gate = null;

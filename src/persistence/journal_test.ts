@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
-import { Journal, type JournalFile } from "./journal.ts";
+import { Journal } from "./journal.ts";
+import { faultyJournalFiles } from "./journal_faults_test_util.ts";
 import { RECORD_HEADER_BYTES, SEGMENT_HEADER_BYTES } from "./journal_format.ts";
 import { JournalReader } from "./journal_reader.ts";
 import type { JournalEntry } from "./types.ts";
@@ -105,27 +106,11 @@ Deno.test("journal recovery fails closed on damage followed by intact records", 
 Deno.test("journal cuts a failed write back off the file and keeps going", async () => {
   const dir = await Deno.makeTempDir();
   const e = env();
-  let failNext = false;
-  const openFile = (path: string): JournalFile => {
-    const file = Deno.openSync(path, { read: true, write: true, create: true, append: true });
-    return {
-      writeSync(p) {
-        if (failNext) {
-          failNext = false;
-          file.writeSync(p.subarray(0, 7)); // A partial write, then the error.
-          throw new Deno.errors.WriteZero("No space left on device (os error 28)");
-        }
-        return file.writeSync(p);
-      },
-      truncateSync: (len) => file.truncateSync(len),
-      syncSync: () => file.syncSync(),
-      sync: () => file.sync(),
-      close: () => file.close(),
-    };
-  };
+  const { faults, open: openFile } = faultyJournalFiles();
+  faults.partialBytes = 7; // A partial write, then the error.
   const j = await Journal.open({ dir, ...e, openFile });
   j.append(setting(1));
-  failNext = true;
+  faults.failNextWrite = true;
   assert.throws(() => j.append(setting(2)), (error: Error & { seq?: number }) => {
     assert.match(error.message, /^Cannot append to the journal in ".*": No space left on device/);
     assert.equal(error.seq, 2);

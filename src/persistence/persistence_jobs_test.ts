@@ -2,33 +2,13 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../config/mod.ts";
 import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
-import type { JournalFile } from "./journal.ts";
+import { faultyJournalFiles } from "./journal_faults_test_util.ts";
 import { openPersistence } from "./persistence.ts";
 import type { PersistenceOptions } from "./persistence_core.ts";
 import { PgliteDb } from "./pglite_db.ts";
 import { num } from "./sql_db.ts";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** Journal files whose fsyncs are counted and can be held (a slow disk). */
-function countingFiles() {
-  const state = { syncs: 0, hold: null as Promise<void> | null };
-  const open = (path: string): JournalFile => {
-    const file = Deno.openSync(path, { read: true, write: true, create: true, append: true });
-    return {
-      writeSync: (p) => file.writeSync(p),
-      truncateSync: (len) => file.truncateSync(len),
-      syncSync: () => file.syncSync(),
-      sync: async () => {
-        if (state.hold) await state.hold;
-        state.syncs++;
-        await file.sync();
-      },
-      close: () => file.close(),
-    };
-  };
-  return { state, open };
-}
 
 /** Persistence on an in-memory PGlite and a temporary data_dir, driven by a manual clock. */
 async function harness(
@@ -111,23 +91,23 @@ Deno.test("persistence jobs: stop flushes playtime not yet flushed by the 60 s t
 
 Deno.test("journal fsyncs: many ungated writes share one fsync; a login waits for its own", async () => {
   const db = await PgliteDb.open();
-  const files = countingFiles();
+  const files = faultyJournalFiles();
   const { p, clock, cleanup } = await harness(db, { openJournalFile: files.open });
   try {
     clock.advance(2);
     await p.journal.sync();
-    const before = files.state.syncs;
+    const before = files.faults.syncs;
     for (let i = 0; i < 200; i++) p.setSetting(`k${i}`, i);
-    assert.equal(files.state.syncs, before, "appends do not fsync one by one");
+    assert.equal(files.faults.syncs, before, "appends do not fsync one by one");
     assert.ok(p.journal.syncedSeq < p.journal.lastSeq);
     clock.advance(2); // The coalescing delay.
     for (let i = 0; i < 50 && p.journal.syncedSeq < p.journal.lastSeq; i++) await tick();
-    assert.equal(files.state.syncs - before, 1, "200 records, one fsync");
+    assert.equal(files.faults.syncs - before, 1, "200 records, one fsync");
     assert.equal(p.journal.syncedSeq, p.journal.lastSeq);
 
     // A gating write (login): it resolves only once its record is fsynced.
     let release!: () => void;
-    files.state.hold = new Promise<void>((resolve) => (release = resolve));
+    files.faults.holdSync = new Promise<void>((resolve) => (release = resolve));
     let done = false;
     const login = p.loginJournal.recordLogin({
       user_id: 100,
@@ -142,7 +122,7 @@ Deno.test("journal fsyncs: many ungated writes share one fsync; a login waits fo
     for (let i = 0; i < 20; i++) await tick();
     assert.equal(done, false, "the login waits for the disk");
     assert.ok(p.journal.syncedSeq < seq);
-    files.state.hold = null;
+    files.faults.holdSync = null;
     release();
     await login;
     assert.ok(p.journal.syncedSeq >= seq, "resolved with its record on the disk");
