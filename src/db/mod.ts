@@ -1,0 +1,13 @@
+/**
+ * The roles' own stores (monitor proxy, account backend, companion services):
+ * one small SQL seam over SQLite (embedded default) and PostgreSQL, with
+ * numbered migrations.
+ *
+ * @module
+ */
+
+export * from "./types.ts";
+export { migrate, type Migration, migrationScript } from "./migrate.ts";
+export { type DbLocation, openDb } from "./open.ts";
+export { SqliteDb, toSqliteParams } from "./sqlite.ts";
+export { describeDbUrl, PostgresRoleDb } from "./postgres.ts";
