@@ -17,7 +17,12 @@ import { invalid } from "./errors.ts";
 export function parseInfo(text: string): ChartInfo {
   let doc: unknown;
   try {
-    doc = parse(text.replace(/^\uFEFF/, ""), { maxAliasCount: 16, uniqueKeys: false, prettyErrors: false });
+    doc = parse(text.replace(/^\uFEFF/, ""), {
+      maxAliasCount: 16,
+      uniqueKeys: false,
+      prettyErrors: false,
+      logLevel: "error",
+    });
   } catch (e) {
     invalid(`Cannot parse info.yml: not YAML (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`);
   }

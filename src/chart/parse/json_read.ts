@@ -50,6 +50,13 @@ export class JsonObj {
     return v;
   }
 
+  /** A 32-bit signed integer. */
+  i32(key: string, dflt?: number): number {
+    const v = this.int(key, dflt);
+    if (v < -(2 ** 31) || v > 2 ** 31 - 1) fail(this.#at(key), "a 32-bit integer", v);
+    return v;
+  }
+
   /** A string. */
   str(key: string, dflt?: string): string {
     const v = this.#o[key];

@@ -244,7 +244,7 @@ async function parseLine(c: Ctx, line: JsonObj): Promise<JudgeLine> {
       : emptyAnim(),
     notes: await notes(c, line, height),
     parent: fatherRaw < 0 ? null : fatherRaw,
-    z_index: line.int("zOrder", 0),
+    z_index: line.i32("zOrder", 0),
     show_below: line.int("isCover", 1) !== 1,
     attach_ui: attach,
   });
