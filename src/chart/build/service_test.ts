@@ -207,7 +207,7 @@ Deno.test("chart service: the cache stays under its bound, evicting the least re
   await get(small, "5"); // now 9 is the oldest
   await get(small, "13");
   deepEqual(small.cache.ids(), ["5", "13"]);
-  const names = [...Deno.readDirSync(s.dir)].map((e) => e.name);
+  const names = (await Array.fromAsync(Deno.readDir(s.dir))).map((e) => e.name);
   ok(!names.some((n) => n.startsWith("1.") || n.startsWith("9.")), names.join());
   // A chart bigger than the whole cache is served and not kept.
   const tiny = await s.open({ maxCacheBytes: 1000 });
