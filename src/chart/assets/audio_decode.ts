@@ -78,7 +78,10 @@ class Interleaver {
 
   finish(): AudioClip {
     if (this.#len === 0) invalid(`Cannot decode ${this.#what}: no audio data decoded`);
-    const samples = this.#len === this.#buf.length ? this.#buf : this.#buf.slice(0, this.#len);
+    // A view when little is unused (the usual case: the estimate from the header is close), else a tight copy.
+    const samples = this.#len >= this.#buf.length * 0.95
+      ? this.#buf.subarray(0, this.#len)
+      : this.#buf.slice(0, this.#len);
     return { samples, sample_rate: this.rate, channel_count: this.channels };
   }
 }
