@@ -126,7 +126,13 @@ export class ChartService {
     const m = /\/chart\/([^/]+)$/.exec(new URL(req.url).pathname);
     if (!m) return null;
     if (req.method !== "GET" && req.method !== "HEAD") return errorResponse(405, "only GET", { allow: "GET, HEAD" });
-    return await this.serve(decodeURIComponent(m[1]!));
+    let file: string;
+    try {
+      file = decodeURIComponent(m[1]!);
+    } catch {
+      return errorResponse(400, "invalid chart id: bad percent-encoding");
+    }
+    return await this.serve(file);
   }
 
   /** Answers for the last path segment `file`: `{id}` (bincode) or `{id}.json`. */

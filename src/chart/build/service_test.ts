@@ -65,6 +65,8 @@ Deno.test("chart service: the test chart without upstream, as bincode and JSON, 
   const handled = await s.service.handle(new Request("http://x/monitor/chart/test.json"));
   equal(handled?.status, 200);
   equal(await s.service.handle(new Request("http://x/rooms/info")), null);
+  equal((await s.service.handle(new Request("http://x/chart/%E0%A4%A")))?.status, 400);
+  equal((await s.service.handle(new Request("http://x/chart/test", { method: "POST" })))?.status, 405);
 });
 
 Deno.test("chart service: real archives of each format, with music as PCM; JSON without samples", async (t) => {
