@@ -18,15 +18,16 @@ import type { Logger } from "../../util/log.ts";
 import { type Upstream, UpstreamError } from "../../upstream/mod.ts";
 import { ArchiveReader } from "../archive_reader.ts";
 import { encodeChartTo } from "../bincode/encode.ts";
-import { ChartProbeError } from "../errors.ts";
 import type { Chart, ChartInfo } from "../model/types.ts";
 import { testChart } from "../model/test_chart.ts";
-import { ChartParseError } from "../parse/errors.ts";
 import { type ChartLimits, DEFAULT_LIMITS } from "../parse/limits.ts";
 import { archiveFiles } from "./archive_files.ts";
 import { type CacheEntry, cacheHash, DiskCache } from "./disk_cache.ts";
+import { ChartHttpError, errorResponse, toHttpError } from "./http_errors.ts";
 import { chartJson } from "./json.ts";
 import { loadChart } from "./load.ts";
+
+export { ChartHttpError, errorResponse } from "./http_errors.ts";
 
 /** Default bound of the cache directory. */
 export const DEFAULT_MAX_CACHE_BYTES = 2 * 1024 ** 3;
@@ -51,27 +52,6 @@ export interface ChartServiceOptions {
   limits?: ChartLimits;
   /** Budget of the `/chart/{id}` metadata request (default 10 s). */
   metadataBudgetMs?: number;
-}
-
-/** An answer with a status; thrown inside the service, turned into a JSON error response. */
-export class ChartHttpError extends Error {
-  override readonly name = "ChartHttpError";
-  /** HTTP status. */
-  readonly status: number;
-
-  /** Builds the error. */
-  constructor(status: number, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.status = status;
-  }
-}
-
-/** A JSON error response `{"error", "code"}`. */
-export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ error: message, code: status }, {
-    status,
-    headers: { "cache-control": "no-store", ...headers },
-  });
 }
 
 type InMemory = { kind: "memory"; bin: Uint8Array[]; json: string };
@@ -283,22 +263,4 @@ export class ChartService {
       throw err;
     }
   }
-}
-
-function toHttpError(id: string, e: unknown): ChartHttpError {
-  if (e instanceof ChartHttpError) return e;
-  if (e instanceof ChartParseError) return new ChartHttpError(422, `chart ${id} cannot be used: ${e.message}`);
-  if (e instanceof ChartProbeError) {
-    switch (e.kind) {
-      case "timeout":
-        return new ChartHttpError(504, `chart ${id}: ${e.message}`);
-      case "not_found":
-      case "upstream":
-      case "aborted":
-        return new ChartHttpError(502, `cannot download chart ${id}: ${e.message}`);
-      default:
-        return new ChartHttpError(422, `chart ${id} cannot be used: ${e.message}`);
-    }
-  }
-  throw e;
 }
