@@ -118,7 +118,11 @@ export class DiskCache {
     this.#entries.delete(id);
     this.#entries.set(id, e);
     const t = new Date(e.lastUsed);
-    Deno.utime(e.binPath, t, t).catch(() => {}); // recency for the next start; a lost update costs little
+    try {
+      Deno.utimeSync(e.binPath, t, t); // recency for the next start (a metadata write); a lost update costs little
+    } catch {
+      // gone or read-only: the next lookup finds out
+    }
     return e;
   }
 

@@ -241,7 +241,13 @@ export class ChartService {
       const { info, chart } = await loadChart(files, { limits, check, warn });
       check();
       const built = this.#memory({ info, chart });
-      const entry = await this.#cache.put(id, hash, built.bin, built.json);
+      let entry: CacheEntry | null = null;
+      try {
+        entry = await this.#cache.put(id, hash, built.bin, built.json);
+      } catch (e) {
+        // A full or read-only disk costs the cache, not the answer.
+        logger?.warn("chart cache write failed", { chart: id, error: String(e) });
+      }
       logger?.info("chart built", {
         chart: id,
         ms: Math.round(clock.monotonic() - started),

@@ -241,3 +241,14 @@ Deno.test("chart service: limits apply to real archives (music over the sample b
   equal(r.status, 200);
   equal(decodeChart(r.bytes).chart.music, null);
 });
+
+Deno.test("chart service: a cache that cannot be written still answers with the chart", async () => {
+  await using s = await setup();
+  const other = await Deno.makeTempDir({ prefix: "chorus-chart-gone-" });
+  const service = await s.open({ cacheDir: `${other}/cache` });
+  await Deno.remove(other, { recursive: true }); // the cache directory disappears under the service
+  const r = await get(service, "8");
+  equal(r.status, 200);
+  equal(decodeChart(r.bytes).info.name, "Chart 8");
+  deepEqual(service.cache.ids(), []);
+});
