@@ -4,13 +4,15 @@
  *
  * Defaults for id 1..{@link MAX_DEV_CHART_ID}: name `Chart <id>` (a few
  * well-known names), audio format `AUDIO_FORMATS[id % 4]` (wav, flac, ogg,
- * mp3), duration `30 + id % 91` seconds, deflated entries.
+ * mp3), duration `30 + id % 91` seconds, deflated entries, chart file format
+ * `DEV_CHART_FORMATS[floor(id / 100) % 3]` (official JSON, RPE, PEC).
  *
  * @module
  */
 
 import { type Zippable, zipSync } from "fflate";
 import { AUDIO_FORMATS, type AudioSpec, generateAudio, type GeneratedAudio } from "./dev_audio.ts";
+import { DEV_CHART_FORMATS, devChartFile, type DevChartFormat } from "./dev_chart_content.ts";
 
 /** Largest chart id with deterministic defaults. */
 export const MAX_DEV_CHART_ID = 999999;
@@ -46,6 +48,8 @@ export interface DevChart {
   updated: string;
   chartUpdated: string;
   audio: AudioSpec;
+  /** Format of the chart file (`dev_chart_content.ts`). */
+  chartFormat: DevChartFormat;
   /** Deflate the archive entries (false: stored). */
   compress: boolean;
   /** The file server answers `200` with the whole archive, ignoring `Range`. */
@@ -76,6 +80,7 @@ export function defaultDevChart(id: number): DevChart {
     updated: new Date(updated).toISOString(),
     chartUpdated: new Date(updated).toISOString(),
     audio: { format: AUDIO_FORMATS[id % 4]!, durationSecs: 30 + (id % 91) },
+    chartFormat: DEV_CHART_FORMATS[Math.floor(id / 100) % 3]!,
     compress: true,
     ignoreRange: false,
   };
@@ -112,7 +117,7 @@ export function archiveName(id: number): string {
 }
 
 /** Phira `info.yml` of a chart (camelCase keys, strings JSON-quoted, which YAML accepts). */
-export function infoYml(c: DevChart, music: string): string {
+export function infoYml(c: DevChart, music: string, chart = "chart.json"): string {
   const q = JSON.stringify;
   return [
     `name: ${q(c.name)}`,
@@ -121,7 +126,7 @@ export function infoYml(c: DevChart, music: string): string {
     `charter: ${q(c.charter)}`,
     `composer: ${q(c.composer)}`,
     `illustrator: ${q(c.illustrator)}`,
-    `chart: chart.json`,
+    `chart: ${chart}`,
     `music: ${music}`,
     `previewStart: 0.0`,
     `aspectRatio: 1.7777778`,
@@ -137,33 +142,6 @@ export function infoYml(c: DevChart, music: string): string {
   ].join("\n");
 }
 
-/** A tiny official-format (formatVersion 3) chart: one line, a tap note each second for four seconds. */
-export function chartJson(): string {
-  const always = { startTime: -999999, endTime: 1e9 };
-  // Time unit: 1/32 beat; at 120 BPM that is 1/64 s.
-  const notes = [1, 2, 3, 4].map((s) => ({
-    type: 1,
-    time: s * 64,
-    positionX: s - 2.5,
-    holdTime: 0,
-    speed: 1,
-    floorPosition: s,
-  }));
-  return JSON.stringify({
-    formatVersion: 3,
-    offset: 0,
-    judgeLineList: [{
-      bpm: 120,
-      notesAbove: notes,
-      notesBelow: [],
-      speedEvents: [{ ...always, value: 1 }],
-      judgeLineDisappearEvents: [{ ...always, start: 1, end: 1 }],
-      judgeLineMoveEvents: [{ ...always, start: 0.5, end: 0.5, start2: 0.5, end2: 0.5 }],
-      judgeLineRotateEvents: [{ ...always, start: 0, end: 0 }],
-    }],
-  });
-}
-
 /** A built archive. */
 export interface ChartArchive {
   bytes: Uint8Array;
@@ -172,7 +150,7 @@ export interface ChartArchive {
   audio: Omit<GeneratedAudio, "bytes">;
 }
 
-/** Builds the zip of a chart (entries `info.yml`, `chart.json`, `music.<ext>`; fixed timestamps). */
+/** Builds the zip of a chart (entries `info.yml`, `chart.json` or `chart.pec`, `music.<ext>`; fixed timestamps). */
 export function buildChartArchive(c: DevChart): ChartArchive {
   const audio = generateAudio(c.audio, c.name);
   const music = `music.${c.audio.format}`;
@@ -181,9 +159,10 @@ export function buildChartArchive(c: DevChart): ChartArchive {
   const mtime = new Date(u.getUTCFullYear(), u.getUTCMonth(), u.getUTCDate(), u.getUTCHours(), u.getUTCMinutes());
   const level = c.compress ? 6 : 0;
   const enc = new TextEncoder();
+  const chart = devChartFile(c.chartFormat, c.audio.durationSecs);
   const files: Zippable = {
-    "info.yml": [enc.encode(infoYml(c, music)), { level, mtime }],
-    "chart.json": [enc.encode(chartJson()), { level, mtime }],
+    "info.yml": [enc.encode(infoYml(c, music, chart.name)), { level, mtime }],
+    [chart.name]: [enc.encode(chart.text), { level, mtime }],
     [music]: [audio.bytes, { level, mtime }],
   };
   const { bytes: _, ...props } = audio;

@@ -16,6 +16,7 @@ export { type CallOptions, DEFAULT_GAME_API_ENDPOINT, Upstream, type UpstreamOpt
 export * from "./dev_accounts.ts";
 export * from "./dev_audio.ts";
 export * from "./dev_charts.ts";
+export * from "./dev_chart_content.ts";
 export * from "./dev_records.ts";
 export * from "./dev_state.ts";
 export * from "./dev_api.ts";
