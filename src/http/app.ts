@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { WEAK_PASSWORDS } from "../config/mod.ts";
-import { Admin } from "../server/mod.ts";
+import { createOps } from "../ops/mod.ts";
 import { AdminAuth } from "./admin_auth.ts";
 import { adminPageRoutes } from "./admin_page.ts";
 import { type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
@@ -74,7 +74,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   const ctx: HttpContext = {
     server,
     core,
-    admin: new Admin(core),
+    ops: deps.ops ?? createOps({ server }),
     bus: server.ctx.bus,
     clock: server.ctx.clock,
     log,
