@@ -78,6 +78,7 @@ export function opCommands(ops: ServerOps): CommandSpec[] {
       run: async (args, call) => {
         const name = args.str("name");
         const op = ops.get(name) as Operation<never> | undefined;
+        if (!op) throw new OpsError("UNKNOWN_COMMAND", `unknown operation "${name}"; type ops for the list`);
         return jsonLines(await call.op(name, opArgs(op, args.words("args"))));
       },
     },

@@ -55,7 +55,7 @@ export type Actor =
   | { readonly kind: "openuds"; readonly session: string }
   /** The logged-in HTTP admin panel, by client address. */
   | { readonly kind: "http-admin"; readonly ip: string }
-  /** A plugin (`api-call`, Lua `game.*`); absent capabilities = {@link DEFAULT_CAPABILITIES}. */
+  /** A plugin (`api-call`, Lua `game.*`): `capabilities` is its whole set (defaults plus granted), absent = {@link DEFAULT_CAPABILITIES}. */
   | { readonly kind: "plugin"; readonly id: string; readonly capabilities?: readonly Capability[] }
   /** In-process tooling (the benchmark); not audited. */
   | { readonly kind: "system"; readonly component: string };
