@@ -73,6 +73,22 @@ Deno.test("console and OpenUDS read rounds, visits, playtime, telemetry and the 
   const persisted = await client.ok("runtime.persistence") as Record<string, unknown>;
   equal(persisted.enabled, true);
   equal(persisted.store_up, true);
+  // The store-backed `api-call` operations, positionally as a plugin calls them.
+  const plugin = { kind: "plugin", id: "stats" } as const;
+  const round = rounds.rounds[0] as { round_id: string };
+  const data = await ops.call("round.data", [round.round_id], plugin) as { source: string; chart_id: number };
+  deepEqual([data.source, data.chart_id], ["persistence", 7]);
+  equal(
+    (await ops.tryCall("round.data", ["no-such-round"], plugin) as { ok: false; error: { code: string } }).error.code,
+    "NOT_FOUND",
+  );
+  const events = await ops.call("persist.events", [0, 1000, "room.created"], plugin) as {
+    items: { room_id: string }[];
+  };
+  deepEqual(events.items.map((e) => e.room_id), ["abc"]);
+  // Alice and the monitor logged in.
+  deepEqual(await ops.call("auth.visited_count", [], plugin), { count: 2, source: "persistence" });
+  deepEqual(await client.ok("benchmark.history"), { runs: [], count: 0 });
   await client.close();
   await uds.close();
   await Deno.remove(dir, { recursive: true });

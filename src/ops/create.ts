@@ -10,6 +10,7 @@
 import { builtin, type BuiltinOp } from "./builtin.ts";
 import type { OpsDeps } from "./deps.ts";
 import { OpsError } from "./errors.ts";
+import { historyOps } from "./ops_history.ts";
 import { messageOps } from "./ops_messages.ts";
 import { peopleOps } from "./ops_people.ts";
 import { persistOps } from "./ops_persist.ts";
@@ -33,6 +34,7 @@ export function builtinOps(): BuiltinOp[] {
     ...messageOps(),
     ...serverOps(),
     ...persistOps(),
+    ...historyOps(),
     ...toolOps(),
   ];
 }

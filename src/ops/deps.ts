@@ -50,6 +50,36 @@ export interface StoredTelemetry {
   readonly created_at: number;
 }
 
+/** A stored domain event (the store's `events` row). */
+export interface StoredEvent {
+  /** Journal sequence; events ascend by it. */
+  readonly seq: number;
+  readonly kind: string;
+  readonly room_id: string | null;
+  readonly user_id: number | null;
+  readonly hidden: boolean;
+  readonly payload: unknown;
+  /** Unix milliseconds. */
+  readonly created_at: number;
+}
+
+/** A saved snapshot of a persistent room. */
+export interface StoredSnapshot {
+  readonly room_id: string;
+  readonly payload: unknown;
+  readonly updated_at: number;
+  readonly seq: number;
+}
+
+/** A stored benchmark report. */
+export interface StoredBenchmark {
+  readonly seq: number;
+  readonly report_id: string;
+  readonly title: string;
+  readonly report: unknown;
+  readonly created_at: number;
+}
+
 /** A journal record the store could not apply. */
 export interface StoredDeadLetter {
   /** Journal sequence of the record. */
@@ -91,6 +121,15 @@ export interface PersistenceQueries {
       kind: "touches" | "judges",
       filter?: { since?: number; limit?: number; round?: string; player?: number },
     ): Promise<readonly StoredTelemetry[]>;
+    events(filter?: { since?: number; limit?: number; kind?: string; room?: string; user?: number }): Promise<
+      readonly StoredEvent[]
+    >;
+    roomSnapshots(since?: number, limit?: number): Promise<readonly StoredSnapshot[]>;
+    benchmarkReports(limit?: number): Promise<readonly StoredBenchmark[]>;
+    /** A user who ever logged in, with the name they last used. */
+    user(id: number): Promise<{ readonly user_id: number; readonly name: string } | null>;
+    /** Players who ever logged in. */
+    totalPlayers(): Promise<number>;
   };
 }
 

@@ -66,10 +66,15 @@ export function peopleOps(): BuiltinOp[] {
     }),
     builtin({
       name: "user_name",
-      summary: "the name of a known user, or null",
+      summary: "the name of a user who is known now or ever logged in (durable store), or null",
       permission: "state.read",
       params: { user_id: p.userId() },
-      run: (a, { context: s }) => ({ user_id: a.user_id, name: s.core.users.get(a.user_id)?.name ?? null }),
+      run: async (a, { context: s }) => {
+        const known = s.core.users.get(a.user_id)?.name;
+        if (known !== undefined) return { user_id: a.user_id, name: known };
+        const stored = await s.deps.persistence?.queries.user(a.user_id);
+        return { user_id: a.user_id, name: stored?.name ?? null };
+      },
     }),
     builtin({
       name: "user.is_online",

@@ -98,6 +98,11 @@ export function fakePersistence(
       round: () => Promise.resolve(null),
       roundResults: () => Promise.resolve([]),
       telemetry: () => Promise.resolve([]),
+      events: () => Promise.resolve([]),
+      roomSnapshots: () => Promise.resolve([]),
+      benchmarkReports: () => Promise.resolve([]),
+      user: () => Promise.resolve(null),
+      totalPlayers: () => Promise.resolve(0),
       ...queries,
     },
   };
