@@ -9,13 +9,13 @@
  */
 
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { type Actor, defineOp, OpsError, type OpsServices, p } from "../src/ops/mod.ts";
+import { type Actor, OpsError, p, serverOp } from "../src/ops/mod.ts";
 import { startHttpHarness } from "./support/http.ts";
 import { startUdsHarness } from "./support/uds.ts";
 import { waitUntil } from "./support/describe.ts";
 
 /** A new operation, defined in one place: greet a room's members with a system line. */
-const greet = defineOp<OpsServices, { room_id: ReturnType<typeof p.roomId>; text: ReturnType<typeof p.text> }>({
+const greet = serverOp({
   name: "room.greet",
   summary: "greet a room's members",
   permission: "send",
@@ -159,4 +159,12 @@ Deno.test("operator room changes have one path: only src/ops reaches the server'
   };
   await walk("src");
   deepEqual(offenders, []);
+});
+
+Deno.test("docs/operations.md lists every operation and alias", async () => {
+  const u = await startUdsHarness();
+  const doc = await Deno.readTextFile("docs/operations.md");
+  const missing = u.c.ops.list().flatMap((o) => [o.name, ...o.aliases]).filter((n) => !doc.includes(`\`${n}\``));
+  deepEqual(missing, []);
+  await u.close();
 });

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import type { OpsDeps } from "./deps.ts";
 import { OpsError } from "./errors.ts";
 import { historyOps } from "./ops_history.ts";
@@ -26,7 +26,7 @@ import { OpsServices } from "./services.ts";
 export type ServerOps = Ops<OpsServices>;
 
 /** Every built-in operation (the registry's own `ops.*` and `audit.list` aside). */
-export function builtinOps(): BuiltinOp[] {
+export function builtinOps(): ServerOp[] {
   return [
     ...roomControlOps(),
     ...roomQueryOps(),
@@ -40,15 +40,15 @@ export function builtinOps(): BuiltinOp[] {
 }
 
 /** Operations about the registry itself: what exists, and the audit log. */
-function registryOps(ops: ServerOps): BuiltinOp[] {
+function registryOps(ops: ServerOps): ServerOp[] {
   return [
-    builtin({
+    serverOp({
       name: "ops.list",
       summary: "every operation: name, aliases, summary, permission, parameters",
       permission: "state.read",
       run: () => ({ ops: ops.list() }),
     }),
-    builtin({
+    serverOp({
       name: "ops.describe",
       summary: "one operation with the JSON Schema of its arguments",
       permission: "state.read",
@@ -59,7 +59,7 @@ function registryOps(ops: ServerOps): BuiltinOp[] {
         return { ...info, schema: ops.schemaOf(a.name) };
       },
     }),
-    builtin({
+    serverOp({
       name: "audit.list",
       summary: "recent calls of operations that change state, oldest first",
       permission: "operator",

@@ -13,7 +13,7 @@
  *
  * @example Adding one from outside (a plugin host's `http.register_route`)
  * ```ts ignore
- * const remove = ops.register(defineOp({
+ * const remove = ops.register(serverOp({
  *   name: "http.register_route",
  *   summary: "serve a plugin route",
  *   permission: "plugin.register",
@@ -40,7 +40,7 @@ export * from "./config_reload.ts";
 export * from "./runtime_report.ts";
 export * from "./input_log.ts";
 export * from "./room_visits.ts";
-export { builtin, type BuiltinOp } from "./builtin.ts";
+export { type ServerOp, serverOp } from "./server_op.ts";
 export { banTargets } from "./ops_people.ts";
 export { NO_PERSISTENCE } from "./ops_persist.ts";
 export { OPENUDS_API_VERSION, WELCOME_PLACEHOLDERS } from "./ops_server.ts";

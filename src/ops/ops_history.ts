@@ -10,7 +10,7 @@
  */
 
 import { z } from "zod";
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import { OpsError, unavailable } from "./errors.ts";
 import { NO_PERSISTENCE } from "./ops_persist.ts";
 import { p } from "./params.ts";
@@ -22,10 +22,10 @@ function store(s: OpsServices) {
 }
 
 /** The history operations. */
-export function historyOps(): BuiltinOp[] {
+export function historyOps(): ServerOp[] {
   const since = () => z.number().int().min(0).default(0);
   return [
-    builtin({
+    serverOp({
       name: "persist.events",
       summary: "stored domain events after a sequence, ascending (filter by kind, room, user)",
       permission: "state.read",
@@ -47,7 +47,7 @@ export function historyOps(): BuiltinOp[] {
         return { items, count: items.length, next_since: items.at(-1)?.seq ?? a.since };
       },
     }),
-    builtin({
+    serverOp({
       name: "persist.rooms",
       summary: "saved snapshots of persistent rooms after a sequence, ascending",
       permission: "state.read",
@@ -57,7 +57,7 @@ export function historyOps(): BuiltinOp[] {
         return { items, count: items.length, next_since: items.at(-1)?.seq ?? a.since };
       },
     }),
-    builtin({
+    serverOp({
       name: "benchmark.reports",
       summary: "stored benchmark reports, most recent first",
       permission: "state.read",
@@ -67,7 +67,7 @@ export function historyOps(): BuiltinOp[] {
         return { reports, count: reports.length };
       },
     }),
-    builtin({
+    serverOp({
       name: "benchmark.history",
       summary: "stored benchmark runs (id, title, time), most recent first",
       permission: "state.read",
@@ -81,13 +81,13 @@ export function historyOps(): BuiltinOp[] {
         return { runs, count: runs.length };
       },
     }),
-    builtin({
+    serverOp({
       name: "benchmark.latest",
       summary: "the most recent stored benchmark report, or null",
       permission: "state.read",
       run: async (_a, { context: s }) => ({ report: (await store(s).queries.benchmarkReports(1))[0] ?? null }),
     }),
-    builtin({
+    serverOp({
       name: "round.data",
       summary: "one settled round with its results, by uuid (durable store, else the rooms' memory)",
       permission: "state.read",
@@ -107,7 +107,7 @@ export function historyOps(): BuiltinOp[] {
         throw new OpsError("NOT_FOUND", `no round ${a.round_uuid} (memory keeps the rounds of open rooms only)`);
       },
     }),
-    builtin({
+    serverOp({
       name: "auth.unique_visitor_count",
       aliases: ["auth.visited_count"],
       summary: "players who ever logged in (durable store, else since this process started)",

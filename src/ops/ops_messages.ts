@@ -6,14 +6,14 @@
  * @module
  */
 
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import { OpsError, roomNotFound } from "./errors.ts";
 import { p } from "./params.ts";
 
 /** The broadcast operations. */
-export function messageOps(): BuiltinOp[] {
+export function messageOps(): ServerOp[] {
   return [
-    builtin({
+    serverOp({
       name: "broadcast.all",
       summary: "system message to every online user",
       permission: "send",
@@ -21,7 +21,7 @@ export function messageOps(): BuiltinOp[] {
       params: { message: p.message() },
       run: (a, { context: s }) => ({ sent: s.admin.broadcastAll(a.message) }),
     }),
-    builtin({
+    serverOp({
       name: "broadcast.room",
       summary: "system message to a room's members",
       permission: "send",
@@ -33,7 +33,7 @@ export function messageOps(): BuiltinOp[] {
         return { room_id: a.room_id, sent };
       },
     }),
-    builtin({
+    serverOp({
       name: "broadcast.user",
       summary: "system message to one online user",
       permission: "send",

@@ -11,7 +11,7 @@
 
 import { z } from "zod";
 import { parseIp } from "../net/mod.ts";
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import { invalid, OpsError } from "./errors.ts";
 import { p } from "./params.ts";
 import type { OpsServices } from "./services.ts";
@@ -34,9 +34,9 @@ function adminIds(s: OpsServices): { admin_ids: number[] } {
 }
 
 /** The operations about users, bans and administrator ids. */
-export function peopleOps(): BuiltinOp[] {
+export function peopleOps(): ServerOp[] {
   return [
-    builtin({
+    serverOp({
       name: "users.list",
       aliases: ["admin.list_users"],
       summary: "online users (id, name, room, language, address)",
@@ -46,7 +46,7 @@ export function peopleOps(): BuiltinOp[] {
         return { users, count: users.length };
       },
     }),
-    builtin({
+    serverOp({
       name: "player.info",
       summary: "a user: online state, room, ban and playtime",
       permission: "state.read",
@@ -64,7 +64,7 @@ export function peopleOps(): BuiltinOp[] {
         };
       },
     }),
-    builtin({
+    serverOp({
       name: "user_name",
       summary: "the name of a user who is known now or ever logged in (durable store), or null",
       permission: "state.read",
@@ -76,14 +76,14 @@ export function peopleOps(): BuiltinOp[] {
         return { user_id: a.user_id, name: stored?.name ?? null };
       },
     }),
-    builtin({
+    serverOp({
       name: "user.is_online",
       summary: "true when the user has a live connection",
       permission: "state.read",
       params: { user_id: p.userId() },
       run: (a, { context: s }) => (s.core.users.get(a.user_id)?.session ?? null) !== null,
     }),
-    builtin({
+    serverOp({
       name: "user.room_history",
       summary: "rooms a user visited, newest first (durable store, else since this process started)",
       permission: "state.read",
@@ -93,7 +93,7 @@ export function peopleOps(): BuiltinOp[] {
         return { user_id: a.user_id, source, visits };
       },
     }),
-    builtin({
+    serverOp({
       name: "player.kick",
       aliases: ["admin.kick_user", "user.kick"],
       summary: "disconnect a user (they may log in again)",
@@ -107,7 +107,7 @@ export function peopleOps(): BuiltinOp[] {
         return { user_id: a.user_id, reason: a.reason ?? "" };
       },
     }),
-    builtin({
+    serverOp({
       name: "player.ban",
       aliases: ["admin.ban_user", "ban.add"],
       summary: "ban a user id (disconnects them if online)",
@@ -120,7 +120,7 @@ export function peopleOps(): BuiltinOp[] {
         return { user_id: a.user_id, reason: a.reason ?? "", disconnected: online };
       },
     }),
-    builtin({
+    serverOp({
       name: "player.unban",
       aliases: ["admin.unban_user", "ban.remove"],
       summary: "lift a user ban",
@@ -132,7 +132,7 @@ export function peopleOps(): BuiltinOp[] {
         return { user_id: a.user_id };
       },
     }),
-    builtin({
+    serverOp({
       name: "admin.is_banned",
       aliases: ["ban.check"],
       summary: "true when the user id is banned",
@@ -140,14 +140,14 @@ export function peopleOps(): BuiltinOp[] {
       params: { user_id: p.userId() },
       run: (a, { context: s }) => s.core.bans.userBan(a.user_id) !== undefined,
     }),
-    builtin({
+    serverOp({
       name: "player.banlist",
       aliases: ["admin.ban_list", "ban.list"],
       summary: "banned user ids and addresses",
       permission: "admin",
       run: (_a, { context: s }) => ({ bans: s.core.bans.userBans(), ip_bans: s.core.bans.ipBans() }),
     }),
-    builtin({
+    serverOp({
       name: "player.ban_ip",
       summary: "ban an address, or every address known for a user id",
       permission: "admin",
@@ -159,7 +159,7 @@ export function peopleOps(): BuiltinOp[] {
         return { ips, reason: a.reason ?? "", disconnected };
       },
     }),
-    builtin({
+    serverOp({
       name: "player.unban_ip",
       summary: "lift an address ban",
       permission: "admin",
@@ -170,28 +170,28 @@ export function peopleOps(): BuiltinOp[] {
         return { ip: a.ip };
       },
     }),
-    builtin({
+    serverOp({
       name: "player.ip_history",
       summary: "addresses a user connected from, newest first",
       permission: "admin",
       params: { user_id: p.userId() },
       run: async (a, { context: s }) => ({ user_id: a.user_id, ip_history: await s.ipHistory(a.user_id) }),
     }),
-    builtin({
+    serverOp({
       name: "admin.id_list",
       aliases: ["admin.list"],
       summary: "game user ids with in-game console rights",
       permission: "admin",
       run: (_a, { context: s }) => adminIds(s),
     }),
-    builtin({
+    serverOp({
       name: "admin.check",
       summary: "true when the user id has in-game console rights",
       permission: "admin",
       params: { user_id: p.userId() },
       run: (a, { context: s }) => s.core.adminIds.has(a.user_id),
     }),
-    builtin({
+    serverOp({
       name: "admin.id_add",
       aliases: ["admin.add"],
       summary: "give a game user in-game console rights",
@@ -203,7 +203,7 @@ export function peopleOps(): BuiltinOp[] {
         return adminIds(s);
       },
     }),
-    builtin({
+    serverOp({
       name: "admin.id_remove",
       aliases: ["admin.remove"],
       summary: "take in-game console rights away",
@@ -217,7 +217,7 @@ export function peopleOps(): BuiltinOp[] {
         return adminIds(s);
       },
     }),
-    builtin({
+    serverOp({
       name: "admin.id_set",
       aliases: ["admin.set"],
       summary: "replace the administrator ids",

@@ -10,7 +10,7 @@
  */
 
 import { z } from "zod";
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import { unavailable } from "./errors.ts";
 import { p } from "./params.ts";
 import type { OpsServices } from "./services.ts";
@@ -48,10 +48,10 @@ async function telemetry(
 }
 
 /** The store operations. */
-export function persistOps(): BuiltinOp[] {
+export function persistOps(): ServerOp[] {
   const since = () => z.number().int().min(0).default(0);
   const batches = (kind: "touches" | "judges") => [
-    builtin({
+    serverOp({
       name: `persist.${kind}`,
       summary: `stored ${kind} batches, ascending by sequence`,
       permission: "state.read",
@@ -63,7 +63,7 @@ export function persistOps(): BuiltinOp[] {
       },
       run: (a, { context: s }) => telemetry(s, kind, a),
     }),
-    builtin({
+    serverOp({
       name: `player.${kind}`,
       summary: `one player's stored ${kind} batches, ascending by sequence`,
       permission: "state.read",
@@ -74,14 +74,14 @@ export function persistOps(): BuiltinOp[] {
   return [
     ...batches("touches"),
     ...batches("judges"),
-    builtin({
+    serverOp({
       name: "persist.playtime",
       summary: "a user's playtime in seconds (durable store, else since this process started)",
       permission: "state.read",
       params: { user_id: p.userId() },
       run: async (a, { context: s }) => ({ user_id: a.user_id, seconds: await s.playtimeSecs(a.user_id) }),
     }),
-    builtin({
+    serverOp({
       name: "persist.top_playtime",
       aliases: ["playtime.leaderboard"],
       summary: "the users with the most playtime",
@@ -89,14 +89,14 @@ export function persistOps(): BuiltinOp[] {
       params: { limit: p.limit(10, 100) },
       run: async (a, { context: s }) => ({ entries: await s.topPlaytime(a.limit) }),
     }),
-    builtin({
+    serverOp({
       name: "wal.inspect",
       summary: "the journal: files, sequence range, records not yet applied",
       permission: "operator",
       params: { limit: p.limit(20, 1000) },
       run: (a, { context: s }) => store(s).walInspect(a.limit),
     }),
-    builtin({
+    serverOp({
       name: "dead_letter.list",
       summary: "journal records the database refused",
       permission: "operator",
@@ -106,7 +106,7 @@ export function persistOps(): BuiltinOp[] {
         return { items, count: items.length };
       },
     }),
-    builtin({
+    serverOp({
       name: "dead_letter.replay",
       summary: "apply the dead letters again",
       permission: "operator",

@@ -10,7 +10,7 @@
 
 import { z } from "zod";
 import type { RoomFlags } from "../room/mod.ts";
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import { must, OpsError } from "./errors.ts";
 import { MAX_MESSAGE_CHARS, p } from "./params.ts";
 import type { OpsServices } from "./services.ts";
@@ -19,8 +19,8 @@ import { roomInfo, roomSummary } from "./views.ts";
 const state = (s: OpsServices, id: string) => roomSummary(s.room(id)).state;
 
 /** An operation setting one boolean room flag: `{room_id, <key>}` → `{room_id, <key>}`. */
-function flag(name: string, aliases: string[], key: string, flagKey: keyof RoomFlags, summary: string): BuiltinOp {
-  return builtin({
+function flag(name: string, aliases: string[], key: string, flagKey: keyof RoomFlags, summary: string): ServerOp {
+  return serverOp({
     name,
     aliases,
     summary,
@@ -38,12 +38,12 @@ function flag(name: string, aliases: string[], key: string, flagKey: keyof RoomF
 }
 
 /** The operations that change rooms. */
-export function roomControlOps(): BuiltinOp[] {
+export function roomControlOps(): ServerOp[] {
   const host = z.union([p.userId(), z.literal("system"), z.literal("none"), z.null()], {
     error: 'expected a player id, "system" or null',
   });
   return [
-    builtin({
+    serverOp({
       name: "room.create",
       aliases: ["room.create_empty"],
       summary: "create a room with nobody in it",
@@ -64,7 +64,7 @@ export function roomControlOps(): BuiltinOp[] {
         return roomInfo(s.core, s.room(a.room_id));
       },
     }),
-    builtin({
+    serverOp({
       name: "room.close",
       summary: "disband a room: members are told and leave; persistent rooms too",
       permission: "room.manage",
@@ -75,7 +75,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, closed: true };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.start",
       summary: "forced start: selecting → waiting for ready; waiting → playing (not ready = aborted)",
       permission: "room.manage",
@@ -86,7 +86,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, state: state(s, a.room_id) };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.cancel_start",
       summary: "cancel a start, or end the running round (unfinished players aborted)",
       permission: "room.manage",
@@ -97,7 +97,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, state: state(s, a.room_id) };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.ready",
       summary: "mark a member ready on their behalf",
       permission: "room.manage",
@@ -115,7 +115,7 @@ export function roomControlOps(): BuiltinOp[] {
     flag("room.set_hidden", [], "hidden", "hidden", "hide the room from public lists, or show it"),
     flag("room.set_persistent", [], "persistent", "persistent", "keep the room when it empties, or not"),
     flag("room.set_degraded", [], "degraded", "degraded", "degraded mode on or off"),
-    builtin({
+    serverOp({
       name: "room.set_max_users",
       summary: "set how many players the room takes",
       permission: "room.manage",
@@ -126,7 +126,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, max_users: a.max_users };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.set_api_endpoint",
       aliases: ["room.set_phira_api_endpoint"],
       summary: "the room's game API endpoint (an http(s) URL); null = the server's",
@@ -138,7 +138,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, endpoint: a.endpoint ?? null };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.clear_phira_api_endpoint",
       summary: "back to the server's game API endpoint",
       permission: "room.manage",
@@ -149,7 +149,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, endpoint: null };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.set_host",
       aliases: ["room.transfer_host"],
       summary: 'set the host: a player id, "system", "none" (the next player to join), null/absent = system',
@@ -167,7 +167,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, host_id: target === "system" ? -1 : target };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.set_chart",
       summary: "select a chart (name fetched upstream when absent; audio length probed unless given)",
       permission: "room.manage",
@@ -183,7 +183,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, chart_id: a.chart_id, chart_name: s.room(a.room_id).chart?.name ?? null };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.kick",
       summary: "take a member out of the room (they stay connected)",
       permission: "room.manage",
@@ -196,7 +196,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, user_id: a.user_id };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.force_move",
       summary: "move an online user into the room (their client reconnects into it)",
       permission: "room.manage",
@@ -207,7 +207,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, user_id: a.user_id, monitor: a.monitor ?? false };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.ban",
       summary: "ban a user from the room (removes them if inside)",
       permission: "room.manage",
@@ -218,7 +218,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, user_id: a.user_id, reason: a.reason ?? "" };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.unban",
       summary: "lift a room ban",
       permission: "room.manage",
@@ -229,7 +229,7 @@ export function roomControlOps(): BuiltinOp[] {
         return { room_id: a.room_id, user_id: a.user_id };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.chat_send",
       aliases: ["send_room_chat"],
       summary: "chat in a room as one of its online members (what they could say themselves)",

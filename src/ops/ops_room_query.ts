@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import { p } from "./params.ts";
 import { roomInfo, type RoomSummary, roomSummary } from "./views.ts";
 
@@ -34,9 +34,9 @@ function keep(r: RoomSummary, f: z.output<typeof Filters>): boolean {
 }
 
 /** The operations that read rooms. */
-export function roomQueryOps(): BuiltinOp[] {
+export function roomQueryOps(): ServerOp[] {
   return [
-    builtin({
+    serverOp({
       name: "room.list",
       aliases: ["rooms.list"],
       summary: "every room (hidden ones included), optionally filtered; detail adds members",
@@ -48,14 +48,14 @@ export function roomQueryOps(): BuiltinOp[] {
         return { rooms, total: rooms.length };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.info",
       summary: "everything about one room",
       permission: "state.read",
       params: { room_id: p.roomId() },
       run: (a, { context: s }) => roomInfo(s.core, s.room(a.room_id)),
     }),
-    builtin({
+    serverOp({
       name: "rooms.by_name",
       summary: "the room of that id (room names are their ids), or null",
       permission: "state.read",
@@ -65,7 +65,7 @@ export function roomQueryOps(): BuiltinOp[] {
         return { room: room ? roomSummary(room) : null };
       },
     }),
-    builtin({
+    serverOp({
       name: "rooms.by_user",
       summary: "the room a user is in (as player or monitor), or null",
       permission: "state.read",
@@ -76,21 +76,21 @@ export function roomQueryOps(): BuiltinOp[] {
         return { user_id: a.user_id, room: room ? roomSummary(room) : null, monitor: room ? user!.monitor : false };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.uuid",
       summary: "the room's unique identifier",
       permission: "state.read",
       params: { room_id: p.roomId() },
       run: (a, { context: s }) => ({ room_id: a.room_id, uuid: s.room(a.room_id).uuid }),
     }),
-    builtin({
+    serverOp({
       name: "room.get_phira_api_endpoint",
       summary: "the room's game API endpoint override (null = the server's)",
       permission: "state.read",
       params: { room_id: p.roomId() },
       run: (a, { context: s }) => ({ room_id: a.room_id, endpoint: s.room(a.room_id).apiEndpoint }),
     }),
-    builtin({
+    serverOp({
       name: "room.history",
       aliases: ["rooms.history"],
       summary: "settled rounds with results, newest first (durable store, else the room's memory)",
@@ -101,7 +101,7 @@ export function roomQueryOps(): BuiltinOp[] {
         return { room_id: a.room_id, source, rounds };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.rounds",
       summary: "settled rounds, one summary each, newest first",
       permission: "state.read",
@@ -123,7 +123,7 @@ export function roomQueryOps(): BuiltinOp[] {
         };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.round",
       aliases: ["room.round_info"],
       summary: "one round's results, by uuid or by position (1 = latest)",
@@ -134,7 +134,7 @@ export function roomQueryOps(): BuiltinOp[] {
         return { source, ...round };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.chat_history",
       aliases: ["rooms.chat_history"],
       summary: "the chat lines the room keeps",
@@ -152,7 +152,7 @@ export function roomQueryOps(): BuiltinOp[] {
         return { room_id: a.room_id, messages, count: messages.length };
       },
     }),
-    builtin({
+    serverOp({
       name: "room.banlist",
       summary: "users banned from the room",
       permission: "state.read",

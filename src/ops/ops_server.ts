@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { LatencyHistogram, renderWelcome } from "../server/mod.ts";
 import { describeActor } from "./actor.ts";
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import { OpsError, unavailable } from "./errors.ts";
 import { p } from "./params.ts";
 import type { OpsServices } from "./services.ts";
@@ -39,9 +39,9 @@ function port(s: OpsServices): number {
 }
 
 /** The server-wide operations. */
-export function serverOps(): BuiltinOp[] {
+export function serverOps(): ServerOp[] {
   return [
-    builtin({
+    serverOp({
       name: "server.stats",
       summary: "online players, rooms, sessions, port, uptime",
       permission: "state.read",
@@ -60,7 +60,7 @@ export function serverOps(): BuiltinOp[] {
         };
       },
     }),
-    builtin({
+    serverOp({
       name: "server.status",
       summary: "name, version, running state and run-time switches",
       permission: "state.read",
@@ -76,20 +76,20 @@ export function serverOps(): BuiltinOp[] {
         connections_enabled: s.core.switches.connections,
       }),
     }),
-    builtin({
+    serverOp({
       name: "server.check_config",
       summary: "validate the configuration sources again and show the effective values (applies nothing)",
       permission: "operator",
       run: (_a, { context: s }) => s.config.check(),
     }),
-    builtin({
+    serverOp({
       name: "server.config_reload",
       summary: "reload the configuration; runtime switches keep their run-time values",
       permission: "operator",
       mutates: true,
       run: (_a, { context: s }) => s.config.reload(),
     }),
-    builtin({
+    serverOp({
       name: "server.shutdown",
       summary: "stop the server gracefully (after this answer is delivered)",
       permission: "operator",
@@ -102,7 +102,7 @@ export function serverOps(): BuiltinOp[] {
         return { ok: true, message: "shutdown requested" };
       },
     }),
-    builtin({
+    serverOp({
       name: "server.roomcreation",
       summary: "turn room creation by players on or off (run-time switch)",
       permission: "operator",
@@ -113,7 +113,7 @@ export function serverOps(): BuiltinOp[] {
         return { room_creation_enabled: a.enabled };
       },
     }),
-    builtin({
+    serverOp({
       name: "server.connections",
       summary: "accept new game connections or turn them away (run-time switch)",
       permission: "operator",
@@ -124,7 +124,7 @@ export function serverOps(): BuiltinOp[] {
         return { connections_enabled: a.enabled };
       },
     }),
-    builtin({
+    serverOp({
       name: "server.welcome_config",
       summary: "the welcome message configuration, its placeholders and an en-US preview",
       permission: "operator",
@@ -152,7 +152,7 @@ export function serverOps(): BuiltinOp[] {
         };
       },
     }),
-    builtin({
+    serverOp({
       name: "cli.execute",
       summary: "run a console command line; returns its output lines",
       permission: "operator",
@@ -165,7 +165,7 @@ export function serverOps(): BuiltinOp[] {
         return { output: r.lines };
       },
     }),
-    builtin({
+    serverOp({
       name: "logs.history",
       summary: "recent log records",
       permission: "operator",
@@ -183,7 +183,7 @@ export function serverOps(): BuiltinOp[] {
         return { entries, count: entries.length };
       },
     }),
-    builtin({
+    serverOp({
       name: "logs.input",
       summary: "recent operator input from every front end",
       permission: "operator",
@@ -193,13 +193,13 @@ export function serverOps(): BuiltinOp[] {
         return { inputs, count: inputs.length };
       },
     }),
-    builtin({
+    serverOp({
       name: "runtime.status",
       summary: "registry, upstream, events, schema, persistence and latency sections (and attached parts')",
       permission: "state.read",
       run: (_a, { context: s }) => ({ ...s.runtime(), ...s.statusSections() }),
     }),
-    builtin({
+    serverOp({
       name: "runtime.actors",
       summary: "sessions, users, rooms, pending logins, subscribers",
       permission: "state.read",
@@ -218,19 +218,19 @@ export function serverOps(): BuiltinOp[] {
         };
       },
     }),
-    builtin({
+    serverOp({
       name: "runtime.persistence",
       summary: "the durable store's status",
       permission: "state.read",
       run: (_a, { context: s }) => s.runtime().persistence,
     }),
-    builtin({
+    serverOp({
       name: "runtime.phira",
       summary: "upstream (Phira API) client statistics",
       permission: "state.read",
       run: (_a, { context: s }) => s.runtime().upstream,
     }),
-    builtin({
+    serverOp({
       name: "runtime.latency",
       summary: "response and handshake latency histograms (9 buckets, under 1 ms to 5000 ms and over)",
       permission: "state.read",
@@ -240,7 +240,7 @@ export function serverOps(): BuiltinOp[] {
         buckets: LatencyHistogram.labels(),
       }),
     }),
-    builtin({
+    serverOp({
       name: "openuds.pending",
       summary: "local-socket clients waiting for approval",
       permission: "operator",
@@ -249,7 +249,7 @@ export function serverOps(): BuiltinOp[] {
         return { pending: approvals.pending() };
       },
     }),
-    builtin({
+    serverOp({
       name: "openuds.approve",
       summary: "let a waiting local-socket client in",
       permission: "operator",

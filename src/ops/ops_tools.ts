@@ -8,7 +8,7 @@
  */
 
 import { z } from "zod";
-import { builtin, type BuiltinOp } from "./builtin.ts";
+import { type ServerOp, serverOp } from "./server_op.ts";
 import { OpsError, unavailable } from "./errors.ts";
 import { p } from "./params.ts";
 
@@ -16,9 +16,9 @@ import { p } from "./params.ts";
 export const NO_PLUGINS = "the plugin host is not part of this build yet";
 
 /** The benchmark and the plugin placeholders. */
-export function toolOps(): BuiltinOp[] {
+export function toolOps(): ServerOp[] {
   const plugin = (name: string, shape: z.ZodRawShape, summary: string, mutates = true) =>
-    builtin({
+    serverOp({
       name,
       summary,
       permission: "operator",
@@ -27,7 +27,7 @@ export function toolOps(): BuiltinOp[] {
       run: () => unavailable(NO_PLUGINS),
     });
   return [
-    builtin({
+    serverOp({
       name: "test.run_benchmark",
       summary: "in-process load test on virtual sessions and bench- rooms, cleaned up afterwards",
       permission: "operator",
