@@ -89,6 +89,12 @@ Deno.test("a plugin calls built-in operations positionally, as api-call does, wi
   const rooms = await c.ops.call("rooms.list", [], plain) as { rooms: { room_id: string }[]; total: number };
   deepEqual(rooms.rooms.map((r) => r.room_id), ["abc"]);
   deepEqual(await c.ops.call("user_name", [200], plain), { user_id: 200, name: "Bob" });
+  // Addresses only for people and plugins granted admin.
+  const seen = async (actor: Actor) =>
+    ((await c.ops.call("users.list", [], actor)) as { users: { ip: string | null }[] }).users.map((u) => u.ip);
+  deepEqual(await seen(plain), [null, null]);
+  deepEqual(await seen(manager), ["127.0.0.1", "127.0.0.1"]);
+  deepEqual(await seen({ kind: "console" }), ["127.0.0.1", "127.0.0.1"]);
   equal(await c.ops.call("user.is_online", [200], plain), true);
   deepEqual(
     await c.ops.call("rooms.by_user", [200], plain).then((r) => (r as { room: { room_id: string } }).room.room_id),

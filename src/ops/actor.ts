@@ -102,3 +102,12 @@ export function describeActor(actor: Actor): string {
       return `system ${actor.component}`;
   }
 }
+
+/**
+ * True when `actor` may see network addresses of users: people, and plugins
+ * granted `admin`. Operations readable with `state.read` leave them out for
+ * other plugins.
+ */
+export function seesAddresses(actor: Actor): boolean {
+  return permits(actor, "admin");
+}

@@ -10,6 +10,7 @@
  */
 
 import { z } from "zod";
+import { seesAddresses } from "./actor.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";
 import { OpsError, unavailable } from "./errors.ts";
 import { NO_PERSISTENCE } from "./ops_persist.ts";
@@ -19,6 +20,12 @@ import { memoryRound, storedRound } from "./views.ts";
 
 function store(s: OpsServices) {
   return s.deps.persistence ?? unavailable(NO_PERSISTENCE);
+}
+
+function withoutIp(payload: unknown): unknown {
+  if (typeof payload !== "object" || payload === null || !("ip" in payload)) return payload;
+  const { ip: _ip, ...rest } = payload as Record<string, unknown>;
+  return rest;
 }
 
 /** The history operations. */
@@ -36,14 +43,16 @@ export function historyOps(): ServerOp[] {
         room_id: p.roomId().optional(),
         user_id: p.userId().optional(),
       },
-      run: async (a, { context: s }) => {
-        const items = await store(s).queries.events({
+      run: async (a, { context: s, actor }) => {
+        const rows = await store(s).queries.events({
           since: a.since,
           limit: a.limit,
           ...(a.kind === undefined ? {} : { kind: a.kind }),
           ...(a.room_id === undefined ? {} : { room: a.room_id }),
           ...(a.user_id === undefined ? {} : { user: a.user_id }),
         });
+        // `user.online` payloads carry the address: only for those who may see addresses.
+        const items = seesAddresses(actor) ? rows : rows.map((r) => ({ ...r, payload: withoutIp(r.payload) }));
         return { items, count: items.length, next_since: items.at(-1)?.seq ?? a.since };
       },
     }),

@@ -11,6 +11,7 @@
 
 import { z } from "zod";
 import { parseIp } from "../net/mod.ts";
+import { seesAddresses } from "./actor.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";
 import { invalid, OpsError } from "./errors.ts";
 import { p } from "./params.ts";
@@ -39,10 +40,11 @@ export function peopleOps(): ServerOp[] {
     serverOp({
       name: "users.list",
       aliases: ["admin.list_users"],
-      summary: "online users (id, name, room, language, address)",
+      summary: "online users (id, name, room, language; address for people and admin plugins)",
       permission: "state.read",
-      run: (_a, { context: s }) => {
-        const users = s.core.onlineUsers().map((u) => userView(s.core, u));
+      run: (_a, { context: s, actor }) => {
+        const ips = seesAddresses(actor);
+        const users = s.core.onlineUsers().map((u) => ({ ...userView(s.core, u), ...(ips ? {} : { ip: null }) }));
         return { users, count: users.length };
       },
     }),
@@ -51,12 +53,15 @@ export function peopleOps(): ServerOp[] {
       summary: "a user: online state, room, ban and playtime",
       permission: "state.read",
       params: { user_id: p.userId() },
-      run: async (a, { context: s }) => {
+      run: async (a, { context: s, actor }) => {
         const core = s.core;
         const user = core.users.get(a.user_id);
         const ban = core.bans.userBan(a.user_id);
+        const view = user ? userView(core, user) : null;
         return {
-          ...(user ? userView(core, user) : { user_id: a.user_id, online: false, admin: core.adminIds.has(a.user_id) }),
+          ...(view
+            ? { ...view, ...(seesAddresses(actor) ? {} : { ip: null }) }
+            : { user_id: a.user_id, online: false, admin: core.adminIds.has(a.user_id) }),
           known: user !== undefined,
           banned: ban !== undefined,
           ban_reason: ban?.reason ?? null,
