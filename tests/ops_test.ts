@@ -172,5 +172,13 @@ Deno.test("docs/operations.md lists every operation and alias", async () => {
   const doc = await Deno.readTextFile("docs/operations.md");
   const missing = u.c.ops.list().flatMap((o) => [o.name, ...o.aliases]).filter((n) => !doc.includes(`\`${n}\``));
   deepEqual(missing, []);
+  // Each one describes its arguments as JSON Schema (for plugin handler descriptors and tools).
+  for (const o of u.c.ops.list()) {
+    const d = await u.c.ops.call("ops.describe", [o.name], { kind: "plugin", id: "tools" }) as {
+      schema: { type: string; properties?: Record<string, unknown> };
+    };
+    equal(d.schema.type, "object", o.name);
+    deepEqual(Object.keys(d.schema.properties ?? {}), o.params, o.name);
+  }
   await u.close();
 });
