@@ -16,6 +16,7 @@ import { loadConfig, type LoadedConfig } from "./config/mod.ts";
 import { EventBus } from "./events/mod.ts";
 import { listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
+import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
@@ -165,7 +166,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const { promise: stopRequested, resolve: requestStop } = Promise.withResolvers<string>();
   const approvals = new PendingApprovals(clock, config.openuds.approval_ttl_secs);
   let uds: OpenUdsHandle | null = null;
-  const registry = createRegistry({
+  // The operations layer: every surface (console, OpenUDS, HTTP admin) and the benchmark act through it.
+  const ops = createOps({
     server,
     shutdown: requestStop,
     logs,
@@ -178,18 +180,24 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     persistence,
     schemaVersion: SCHEMA_VERSION,
     config: { initial: loaded, load: () => adjust(loadConfig({ args: options.args ?? [] })) },
-    benchmark: (o) => benchmarks.runner(o),
+    // Read when called: the benchmark is built from these operations just below.
+    get benchmark() {
+      return benchmarks.runner;
+    },
     startedAt: clock.now(),
   });
-  // Built after the registry: the benchmark drives this server and stores reports in the journal. One at a time;
-  // `stop()` aborts a running one (spec 3 §4.2: virtual sessions and bench- rooms are cleaned up, not left behind).
+  // Built after the operations, which it changes its rooms through; before the console, which reads its grammar. The
+  // benchmark drives this server and stores reports in the journal. One at a time; `stop()` aborts a running one
+  // (spec 3 §4.2: virtual sessions and bench- rooms are cleaned up, not left behind).
   const benchmarkStop = new AbortController();
   const benchmarks = new InProcessBenchmarks(server, {
+    ops,
     clock,
     log,
     reportStore: persistence,
     signal: benchmarkStop.signal,
   });
+  const registry = createRegistry(ops);
   server.core.cli = registry;
 
   let http: { close(): Promise<void> } | null = null;
@@ -224,11 +232,12 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         config,
         options: { corsOrigins: config.http_cors_origins },
         health,
+        ops,
       }, listen);
     }
     if (config.openuds.enabled && Deno.build.os !== "windows") {
       // The server works without the local socket: a failure is logged, not fatal.
-      uds = await startOpenUds({ registry, config: config.openuds, approvals, logs }).catch((error) => {
+      uds = await startOpenUds({ ops, config: config.openuds, approvals, logs }).catch((error) => {
         log.error("OpenUDS did not start", { error: String(error) });
         return null;
       });
@@ -262,6 +271,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);
       await step("game server", server.shutdown({ budgetMs: Math.max(0, deadline.remaining() - reserve) }));
       registry.close();
+      closeOps(ops);
       await step("persistence", persistence.stop());
     },
   };

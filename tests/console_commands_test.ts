@@ -4,8 +4,8 @@
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { assertRejectsWithReason, type PhiraClient } from "../src/client/mod.ts";
-import type { ApprovalQueue, BenchmarkOptions } from "../src/console/mod.ts";
-import { BenchmarkError } from "../src/load/mod.ts";
+import type { ApprovalQueue } from "../src/ops/mod.ts";
+import { BenchmarkError, type BenchmarkOptions, benchmarkRunner } from "../src/load/mod.ts";
 import { waitUntil } from "./support/describe.ts";
 import { BASE_FILE, fakePersistence, startConsoleHarness } from "./support/console.ts";
 
@@ -491,10 +491,10 @@ Deno.test("console journal tools and benchmark run through their dependencies wh
         },
         replayDeadLetters: () => Promise.resolve({ replayed: 1, failed: [{ seq: 18, ok: false, error: "bad json" }] }),
       }),
-      benchmark: (o) => {
+      benchmark: benchmarkRunner((o) => {
         calls.push(`${o.mode} ${o.durationSecs} ${o.rooms}`);
         return Promise.resolve({ lines: ["report line"] });
-      },
+      }),
     },
   });
   deepEqual(await c.lines("wal inspect"), [
@@ -526,13 +526,13 @@ Deno.test("console benchmark forms reach the runner with their options; bad ones
   let busy = false;
   const c = startConsoleHarness({
     deps: {
-      benchmark: (o) => {
+      benchmark: benchmarkRunner((o) => {
         if (busy) {
           return Promise.reject(new BenchmarkError("BUSY", "Cannot run the benchmark: a benchmark is already running"));
         }
         received.push(o);
         return Promise.resolve({ lines: ["report"] });
-      },
+      }),
     },
   });
   const base = { mode: "fixed", playersPerRoom: 2, roundSecs: 30, cpuPercent: 90, rssMb: 2048 };

@@ -4,7 +4,8 @@
  * and the history, playtime, journal and `persist.*` commands read from it.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { createRegistry, type PersistenceQueries } from "../src/console/mod.ts";
+import { createRegistry } from "../src/console/mod.ts";
+import { closeOps, createOps, type PersistenceQueries } from "../src/ops/mod.ts";
 import { defaultConfig } from "../src/config/mod.ts";
 import { type Persistence, SCHEMA_VERSION } from "../src/persistence/mod.ts";
 import { startOpenUds } from "../src/uds/mod.ts";
@@ -20,13 +21,14 @@ export function plugsIn(p: Persistence): PersistenceQueries {
 
 Deno.test("console and OpenUDS read rounds, visits, playtime, telemetry and the journal from the store", async () => {
   const s = await startStack({ dataDir: await dirs.fresh(), config: { heartbeat_timeout: 3600 } });
-  const registry = createRegistry({
+  const ops = createOps({
     server: s.server,
     shutdown: () => {},
     logs: s.logs,
     persistence: s.persistence,
     schemaVersion: SCHEMA_VERSION,
   });
+  const registry = createRegistry(ops);
   const run = async (line: string) => (await registry.run(line, { kind: "console" })).lines;
   const alice = await s.login(100);
   const mon = await s.login(9);
@@ -59,7 +61,7 @@ Deno.test("console and OpenUDS read rounds, visits, playtime, telemetry and the 
 
   const dir = await Deno.makeTempDir({ prefix: "chorus-uds-" });
   const config = { ...defaultConfig().openuds, enabled: true, socket_path: `${dir}/s.sock`, auth_token: "t0ken" };
-  const uds = await startOpenUds({ registry, config, logs: s.logs });
+  const uds = await startOpenUds({ ops, config, logs: s.logs });
   const client = new UdsClient(await Deno.connect({ transport: "unix", path: config.socket_path }));
   await client.send({ type: "authenticate", token: "t0ken" });
   await client.next((f) => f.type === "authenticated");
@@ -71,10 +73,27 @@ Deno.test("console and OpenUDS read rounds, visits, playtime, telemetry and the 
   const persisted = await client.ok("runtime.persistence") as Record<string, unknown>;
   equal(persisted.enabled, true);
   equal(persisted.store_up, true);
+  // The store-backed `api-call` operations, positionally as a plugin calls them.
+  const plugin = { kind: "plugin", id: "stats" } as const;
+  const round = rounds.rounds[0] as { round_id: string };
+  const data = await ops.call("round.data", [round.round_id], plugin) as { source: string; chart_id: number };
+  deepEqual([data.source, data.chart_id], ["persistence", 7]);
+  equal(
+    (await ops.tryCall("round.data", ["no-such-round"], plugin) as { ok: false; error: { code: string } }).error.code,
+    "NOT_FOUND",
+  );
+  const events = await ops.call("persist.events", [0, 1000, "room.created"], plugin) as {
+    items: { room_id: string }[];
+  };
+  deepEqual(events.items.map((e) => e.room_id), ["abc"]);
+  // Alice and the monitor logged in.
+  deepEqual(await ops.call("auth.visited_count", [], plugin), { count: 2, source: "persistence" });
+  deepEqual(await client.ok("benchmark.history"), { runs: [], count: 0 });
   await client.close();
   await uds.close();
   await Deno.remove(dir, { recursive: true });
   registry.close();
+  closeOps(ops);
   await s.close();
 });
 

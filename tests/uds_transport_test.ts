@@ -6,7 +6,7 @@
  */
 import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { defaultConfig } from "../src/config/mod.ts";
-import { createRegistry } from "../src/console/mod.ts";
+import { closeOps, createOps } from "../src/ops/mod.ts";
 import { MAX_FRAME_BYTES, startOpenUds } from "../src/uds/mod.ts";
 import { waitUntil } from "./support/describe.ts";
 import { startHarness } from "./support/harness.ts";
@@ -22,19 +22,19 @@ Deno.test("openuds replaces a stale socket file, sets mode 0660 and removes the 
   listener.close();
   ok((await Deno.lstat(path)).isSocket);
   const h = startHarness();
-  const registry = createRegistry({ server: h.server, shutdown: () => {} });
+  const ops = createOps({ server: h.server, shutdown: () => {} });
   const config = { ...defaultConfig().openuds, enabled: true, socket_path: path, auth_token: TOKEN };
-  const uds = await startOpenUds({ registry, config });
+  const uds = await startOpenUds({ ops, config });
   equal((await Deno.stat(path)).mode! & 0o777, 0o660);
   // A second server on the same path refuses: the socket is live.
-  await rejects(startOpenUds({ registry, config }), /another process is listening/);
+  await rejects(startOpenUds({ ops, config }), /another process is listening/);
   await uds.close();
   await rejects(Deno.lstat(path), Deno.errors.NotFound);
   // A path that is not a socket is never deleted.
   await Deno.writeTextFile(path, "precious");
-  await rejects(startOpenUds({ registry, config }), /exists and is not a socket/);
+  await rejects(startOpenUds({ ops, config }), /exists and is not a socket/);
   equal(await Deno.readTextFile(path), "precious");
-  registry.close();
+  closeOps(ops);
   await h.close();
   await Deno.remove(dir, { recursive: true });
 });

@@ -7,7 +7,7 @@
  */
 
 import { roomIdProblem } from "../protocol/mod.ts";
-import { invalid } from "./errors.ts";
+import { invalid } from "../ops/mod.ts";
 
 /** How an argument's word(s) are read. */
 export type ArgKind =
@@ -26,7 +26,9 @@ export type ArgKind =
   /** The rest of the line as text (last argument only). */
   | "text"
   /** The rest of the line as integers separated by spaces or commas (last argument only). */
-  | "ints";
+  | "ints"
+  /** The rest of the line as its words, quoted groups kept whole (last argument only). */
+  | "words";
 
 /** One declared argument. */
 export interface ArgSpec {
@@ -62,7 +64,7 @@ export function argUsage(spec: ArgSpec): string {
     ? spec.choices.join("|")
     : spec.kind === "bool"
     ? `${spec.name}:on|off`
-    : spec.kind === "text" || spec.kind === "ints"
+    : spec.kind === "text" || spec.kind === "ints" || spec.kind === "words"
     ? `${spec.name}...`
     : spec.name;
   return spec.optional ? `[${body}]` : `<${body}>`;
@@ -104,6 +106,11 @@ export class Args {
   /** An `ints` argument (empty when optional and absent). */
   ints(name: string): number[] {
     return this.has(name) ? this.#get(name) as number[] : [];
+  }
+
+  /** A `words` argument (empty when optional and absent). */
+  words(name: string): string[] {
+    return this.has(name) ? this.#get(name) as string[] : [];
   }
 
   /** An optional string argument. */
@@ -151,10 +158,12 @@ export function parseArgs(specs: readonly ArgSpec[], words: readonly string[]): 
   const values = new Map<string, unknown>();
   let i = 0;
   for (const spec of specs) {
-    if (spec.kind === "text" || spec.kind === "ints") {
+    if (spec.kind === "text" || spec.kind === "ints" || spec.kind === "words") {
       const rest = words.slice(i);
       i = words.length;
-      if (spec.kind === "text") {
+      if (spec.kind === "words") {
+        if (rest.length) values.set(spec.name, rest);
+      } else if (spec.kind === "text") {
         const text = rest.join(" ").trim();
         if (text) values.set(spec.name, text);
       } else {

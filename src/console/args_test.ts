@@ -1,6 +1,6 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { argUsage, parseArgs, parseBool, parseInteger } from "./args.ts";
-import { CommandError } from "./errors.ts";
+import { OpsError } from "../ops/mod.ts";
 
 Deno.test("parseArgs validates each kind and reads rest arguments", () => {
   const args = parseArgs([
@@ -44,7 +44,7 @@ Deno.test("parseArgs refuses bad, missing and extra words with INVALID_ARGUMENT"
       () =>
         throws(
           () => parseArgs(specs, words),
-          (e) => e instanceof CommandError && e.code === "INVALID_ARGUMENT" && e.message === message,
+          (e) => e instanceof OpsError && e.code === "INVALID_ARGUMENT" && e.message === message,
         ),
     );
   }

@@ -1,27 +1,20 @@
 /**
  * Journal tools and subsystems that live elsewhere (spec 3 §4.2): `wal
  * inspect`, `dead-letter list|replay` (durable store), `benchmark`
- * (in-process load test), and `plugin`, `extension`, `update`, which say
+ * (in-process load test; the `test.run_benchmark` operation, whose grammar
+ * the benchmark itself owns), and `plugin`, `extension`, `update`, which say
  * plainly that their subsystem is not part of this process yet.
  *
  * @module
  */
 
-import {
-  BENCHMARK_RUN_USAGE,
-  BenchmarkError,
-  describeBenchmark,
-  MAX_BENCH_ROOMS,
-  MAX_BENCH_SECS,
-  parseBenchmarkArgs,
-} from "../load/inprocess_report.ts";
-import { CommandError, invalid, unavailable } from "./errors.ts";
-import type { CommandSpec } from "./registry.ts";
-import type { ConsoleServices } from "./services.ts";
+import { type StoredDeadLetter, unavailable } from "../ops/mod.ts";
+import type { CommandCall, CommandSpec } from "./registry.ts";
 import { fmtTime, kvLines } from "./text.ts";
 
-/** Said by journal commands in memory-only mode. */
-export const NO_PERSISTENCE = "persistence is not enabled: the server runs in memory-only mode (no journal)";
+/** Bounds of the simple `benchmark [dur_s] [rooms]` form (the benchmark's own parser checks them again). */
+const MAX_BENCH_SECS = 3600;
+const MAX_BENCH_ROOMS = 5000;
 
 /** Placeholders that a plugin host or updater replaces with `registry.unregister(name)` + `register`. */
 export const PLACEHOLDER_COMMANDS = ["plugin", "extension", "update"] as const;
@@ -36,27 +29,13 @@ export function recordType(body: string): string {
   }
 }
 
-/** The journal, benchmark and placeholder commands. */
-export function journalCommands(s: ConsoleServices): CommandSpec[] {
+/** The journal, benchmark and placeholder commands; `benchmarkUsage` is the benchmark's `run` grammar. */
+export function journalCommands(benchmarkUsage = "run fixed|ramp [options]"): CommandSpec[] {
   const group = "Journal and tools";
-  const store = () => s.deps.persistence ?? unavailable(NO_PERSISTENCE);
-  // `words` are parsed by the load module's one parser (spec 3 §4.2: `run fixed|ramp` flags, simple form).
-  const bench = async (words: string[]) => {
-    const run = s.deps.benchmark ?? unavailable("the in-process benchmark is not available in this process");
-    if (s.core.shuttingDown) throw new CommandError("INVALID_STATE", "the server is shutting down");
-    let o;
-    try {
-      o = parseBenchmarkArgs(words);
-    } catch (error) {
-      if (error instanceof RangeError) invalid(error.message);
-      throw error;
-    }
-    try {
-      return [describeBenchmark(o), ...(await run(o)).lines];
-    } catch (error) {
-      if (!(error instanceof BenchmarkError)) throw error;
-      throw new CommandError(error.code === "BUSY" ? "CONFLICT" : "INVALID_STATE", error.message);
-    }
+  // The words go to the benchmark's own parser (spec 3 §4.2: `run fixed|ramp` flags, simple form).
+  const bench = async (call: CommandCall, words: string[]) => {
+    const r = await call.op("test.run_benchmark", { args: words }) as { description: string; lines: string[] };
+    return [r.description, ...r.lines];
   };
   const duration = { name: "dur_s", kind: "int", optional: true, min: 1, max: MAX_BENCH_SECS } as const;
   const rooms = { name: "rooms", kind: "int", optional: true, min: 1, max: MAX_BENCH_ROOMS } as const;
@@ -65,17 +44,22 @@ export function journalCommands(s: ConsoleServices): CommandSpec[] {
       name: "wal inspect",
       help: "the journal: files, sequence range, records not yet applied",
       group,
-      run: async () => ["journal:", ...kvLines(await store().walInspect(20) as Record<string, unknown>)],
+      run: async (
+        _args,
+        call,
+      ) => ["journal:", ...kvLines(await call.op("wal.inspect", { limit: 20 }) as Record<string, unknown>)],
     },
     {
       name: "dead-letter list",
       args: [{ name: "limit", kind: "int", optional: true, min: 1, max: 1000 }],
       help: "journal records the database refused",
       group,
-      run: async (args) => {
-        const rows = await store().deadLetters(args.optInt("limit") ?? 50);
-        if (!rows.length) return ["no dead letters"];
-        return rows.map((d) =>
+      run: async (args, call) => {
+        const { items } = await call.op("dead_letter.list", { limit: args.optInt("limit") ?? 50 }) as {
+          items: StoredDeadLetter[];
+        };
+        if (!items.length) return ["no dead letters"];
+        return items.map((d) =>
           `seq ${d.seq}  ${recordType(d.body)}  ${d.attempts} attempts  failed ${fmtTime(d.failed_at)}  ${d.error}`
         );
       },
@@ -84,8 +68,11 @@ export function journalCommands(s: ConsoleServices): CommandSpec[] {
       name: "dead-letter replay",
       help: "apply the dead letters again",
       group,
-      run: async () => {
-        const r = await store().replayDeadLetters();
+      run: async (_args, call) => {
+        const r = await call.op("dead_letter.replay") as {
+          replayed: number;
+          failed: { seq: number; error?: string }[];
+        };
         return [
           `replayed ${r.replayed}; ${r.failed.length} failed again and stay`,
           ...r.failed.map((f) => `  seq ${f.seq}: ${f.error ?? "failed"}`),
@@ -99,17 +86,17 @@ export function journalCommands(s: ConsoleServices): CommandSpec[] {
         kind: "text",
         optional: true,
       }],
-      help: `in-process load test on virtual sessions and bench- rooms, cleaned up afterwards: ${BENCHMARK_RUN_USAGE}`,
+      help: `in-process load test on virtual sessions and bench- rooms, cleaned up afterwards: ${benchmarkUsage}`,
       group,
-      run: (args) => bench(["run", args.str("mode"), ...(args.optStr("options")?.split(/\s+/) ?? [])]),
+      run: (args, call) => bench(call, ["run", args.str("mode"), ...(args.optStr("options")?.split(/\s+/) ?? [])]),
     },
     {
       name: "benchmark",
       args: [duration, rooms],
       help: "simple variant: fixed load for dur_s seconds (30) on rooms rooms (100)",
       group,
-      run: (args) =>
-        bench([args.optInt("dur_s"), args.optInt("rooms")].flatMap((v) => v === undefined ? [] : [String(v)])),
+      run: (args, call) =>
+        bench(call, [args.optInt("dur_s"), args.optInt("rooms")].flatMap((v) => v === undefined ? [] : [String(v)])),
     },
     {
       name: "plugin",

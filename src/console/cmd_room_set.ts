@@ -1,25 +1,24 @@
 /**
  * `room set <id> <field> <value>` (spec 3 §4.2): one command for every
- * room setting, value validated per field.
+ * room setting, value validated per field, each field set by its operation.
  *
  * @module
  */
 
-import type { RoomFlags } from "../room/mod.ts";
+import { invalid } from "../ops/mod.ts";
 import { parseBool, parseInteger } from "./args.ts";
-import { invalid, unwrap } from "./errors.ts";
-import type { CommandSpec } from "./registry.ts";
-import type { ConsoleServices } from "./services.ts";
+import type { CommandCall, CommandSpec } from "./registry.ts";
 
+/** Boolean fields: the operation and its argument. */
 const BOOL_FIELDS = {
-  lock: "locked",
-  cycle: "cycle",
-  hidden: "hidden",
-  persistent: "persistent",
-  degraded: "degraded",
-  tournament: "tournament",
-  live: "live",
-} as const satisfies Record<string, keyof RoomFlags>;
+  lock: ["room.lock", "locked"],
+  cycle: ["room.cycle", "cycle"],
+  hidden: ["room.set_hidden", "hidden"],
+  persistent: ["room.set_persistent", "persistent"],
+  degraded: ["room.set_degraded", "degraded"],
+  tournament: ["room.set_tournament", "tournament"],
+  live: ["room.set_live", "live"],
+} as const;
 
 /** Field names of `room set`, with accepted spellings. */
 export const ROOM_SET_FIELDS = [...Object.keys(BOOL_FIELDS), "host", "chart", "api_endpoint", "max_users"] as const;
@@ -34,14 +33,14 @@ const SPELLINGS: Readonly<Record<string, string>> = {
   "max-users": "max_users",
 };
 
-/** Applies one setting; returns the confirmation line. */
-export async function roomSet(s: ConsoleServices, id: string, fieldWord: string, value: string): Promise<string> {
-  const ops = s.admin.roomOps;
+/** Applies one setting through its operation; returns the confirmation line. */
+export async function roomSet(call: CommandCall, id: string, fieldWord: string, value: string): Promise<string> {
   const field = SPELLINGS[fieldWord.toLowerCase()] ?? fieldWord.toLowerCase();
   if (field in BOOL_FIELDS) {
     const b = parseBool(value);
     if (b === null) invalid(`invalid value "${value}" for ${field}: expected on or off`);
-    unwrap(ops.setFlags(id, { [BOOL_FIELDS[field as keyof typeof BOOL_FIELDS]]: b }));
+    const [op, key] = BOOL_FIELDS[field as keyof typeof BOOL_FIELDS];
+    await call.op(op, { room_id: id, [key]: b });
     return `room ${id}: ${field} ${b ? "on" : "off"}`;
   }
   switch (field) {
@@ -49,27 +48,30 @@ export async function roomSet(s: ConsoleServices, id: string, fieldWord: string,
       const v = value.toLowerCase();
       const target = v === "system" || v === "?" ? "system" : v === "none" ? null : parseInteger(value);
       if (target === null && v !== "none") invalid(`invalid host "${value}": expected a player id, system or none`);
-      unwrap(ops.setHost(id, target));
+      await call.op("room.set_host", { room_id: id, host_id: target ?? "none" });
       return `room ${id}: host ${target === null ? "none (the next player to join takes it)" : target}`;
     }
     case "chart": {
       const [chartWord = "", ...name] = value.split(" ");
       const chartId = parseInteger(chartWord);
       if (chartId === null) invalid(`invalid chart "${chartWord}": expected a chart id`);
-      unwrap(await ops.setChart(id, chartId, name.join(" ") || undefined));
-      const chart = s.core.rooms.get(id)?.chart;
-      return `room ${id}: chart ${chartId} "${chart?.name ?? ""}"`;
+      const set = await call.op("room.set_chart", {
+        room_id: id,
+        chart_id: chartId,
+        chart_name: name.join(" ") || undefined,
+      }) as { chart_name: string | null };
+      return `room ${id}: chart ${chartId} "${set.chart_name ?? ""}"`;
     }
     case "api_endpoint": {
       const v = value.toLowerCase();
       const endpoint = v === "none" || v === "default" ? null : value;
-      unwrap(ops.setFlags(id, { apiEndpoint: endpoint }));
+      await call.op("room.set_api_endpoint", { room_id: id, endpoint });
       return `room ${id}: api endpoint ${endpoint ?? "server default"}`;
     }
     case "max_users": {
       const n = parseInteger(value, 1, 10000);
       if (n === null) invalid(`invalid max_users "${value}": expected an integer between 1 and 10000`);
-      unwrap(ops.setFlags(id, { maxPlayers: n }));
+      await call.op("room.set_max_users", { room_id: id, max_users: n });
       return `room ${id}: max_users ${n}`;
     }
     default:
@@ -78,7 +80,7 @@ export async function roomSet(s: ConsoleServices, id: string, fieldWord: string,
 }
 
 /** The `room set` command. */
-export function roomSetCommand(s: ConsoleServices): CommandSpec {
+export function roomSetCommand(): CommandSpec {
   return {
     name: "room set",
     args: [
@@ -88,6 +90,6 @@ export function roomSetCommand(s: ConsoleServices): CommandSpec {
     ],
     help: `change a setting: ${ROOM_SET_FIELDS.join("|")} (host: id|system|none, api_endpoint: url|default)`,
     group: "Rooms",
-    run: async (args) => [await roomSet(s, args.str("room_id"), args.str("field"), args.str("value"))],
+    run: async (args, call) => [await roomSet(call, args.str("room_id"), args.str("field"), args.str("value"))],
   };
 }

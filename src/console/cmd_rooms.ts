@@ -1,19 +1,14 @@
 /**
- * Console room commands (spec 3 §4.2 `rooms`, `room …`): listing and
- * inspection, forced start/ready/cancel, members, host, history and room
- * bans. Each runs the room machine's operator transitions through
- * `AdminRooms`, so members see what a host action would show them.
+ * Console room commands (spec 3 §4.2 `rooms`, `room …`): each parses its
+ * words, calls the room operation (`src/ops`) as the line's actor and
+ * renders the JSON result as text.
  *
  * @module
  */
 
-import { closeRoom } from "../room/mod.ts";
-import { applyAdmin } from "../server/mod.ts";
-import { CommandError, invalid, unwrap } from "./errors.ts";
+import { invalid, type RoomBan, type RoomInfo, type RoomSummary, type RoundView } from "../ops/mod.ts";
 import type { CommandSpec } from "./registry.ts";
-import type { ConsoleServices } from "./services.ts";
 import { fmtTime, roomInfoLines, roomLine, roundLines } from "./text.ts";
-import { roomInfo, roomSummary } from "./views.ts";
 
 /** Options of `room create-empty`. */
 export interface CreateEmptyOptions {
@@ -34,35 +29,23 @@ export function parseCreateOptions(words: readonly string[]): CreateEmptyOptions
   return o;
 }
 
-/** Closes a room whatever its flags (members leave with a notice; an empty persistent room is deleted). */
-export function closeRoomNow(s: ConsoleServices, id: string): void {
-  const core = s.core;
-  const room = core.rooms.get(id);
-  if (!room) throw new CommandError("ROOM_NOT_FOUND", `room not found: ${id}`);
-  unwrap(applyAdmin(core, id, closeRoom(room, core.roomCtx())));
-}
+type Rounds = { source: "persistence" | "memory"; rounds: RoundView[] };
 
 /** The room commands (`room set` is in `cmd_room_set.ts`). */
-export function roomCommands(s: ConsoleServices): CommandSpec[] {
+export function roomCommands(): CommandSpec[] {
   const group = "Rooms";
   const room = { name: "room_id", kind: "room" } as const;
   const user = { name: "user_id", kind: "user" } as const;
-  const ops = s.admin.roomOps;
-  const get = (id: string) => {
-    const r = s.core.rooms.get(id);
-    if (!r) throw new CommandError("ROOM_NOT_FOUND", `room not found: ${id}`);
-    return r;
-  };
   return [
     {
       name: "rooms",
       aliases: ["r"],
       help: "list rooms (hidden ones included)",
       group,
-      run: () => {
-        const rooms = [...s.core.rooms.values()];
+      run: async (_args, call) => {
+        const { rooms } = await call.op("room.list") as { rooms: RoomSummary[] };
         if (!rooms.length) return ["no rooms"];
-        return [`${rooms.length} room(s):`, ...rooms.map((r) => `  ${roomLine(roomSummary(r))}`)];
+        return [`${rooms.length} room(s):`, ...rooms.map((r) => `  ${roomLine(r)}`)];
       },
     },
     {
@@ -70,10 +53,15 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, { name: "options", kind: "text", optional: true }],
       help: "create a room with nobody in it; options: persistent, system-host, an http(s):// API endpoint",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.str("room_id");
         const o = parseCreateOptions((args.optStr("options") ?? "").split(" ").filter(Boolean));
-        unwrap(ops.createEmpty(id, { persistent: o.persistent, endpoint: o.endpoint, systemHost: o.systemHost }));
+        await call.op("room.create", {
+          room_id: id,
+          persistent_empty: o.persistent,
+          endpoint: o.endpoint,
+          system_host: o.systemHost,
+        });
         return [
           `room ${id} created${o.persistent ? " (persistent)" : ""}${o.systemHost ? " with the system host" : ""}`,
         ];
@@ -85,17 +73,18 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room],
       help: "everything about one room",
       group,
-      run: (args) => roomInfoLines(roomInfo(s.core, get(args.str("room_id")))),
+      run: async (args, call) =>
+        roomInfoLines(await call.op("room.info", { room_id: args.str("room_id") }) as RoomInfo),
     },
     {
       name: "room start",
       args: [room],
       help: "forced start: selecting → waiting for ready; waiting → playing (not ready = aborted)",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.str("room_id");
-        unwrap(ops.start(id));
-        return [`room ${id}: start forced, now ${roomSummary(get(id)).state}`];
+        const { state } = await call.op("room.start", { room_id: id }) as { state: string };
+        return [`room ${id}: start forced, now ${state}`];
       },
     },
     {
@@ -103,8 +92,8 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, user],
       help: "mark a member ready on their behalf",
       group,
-      run: (args) => {
-        unwrap(ops.ready(args.str("room_id"), args.int("user_id")));
+      run: async (args, call) => {
+        await call.op("room.ready", { room_id: args.str("room_id"), user_id: args.int("user_id") });
         return [`user ${args.int("user_id")} is ready in ${args.str("room_id")}`];
       },
     },
@@ -113,10 +102,10 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room],
       help: "cancel a start, or end the running round (unfinished players aborted)",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.str("room_id");
-        unwrap(ops.cancel(id));
-        return [`room ${id}: cancelled, now ${roomSummary(get(id)).state}`];
+        const { state } = await call.op("room.cancel_start", { room_id: id }) as { state: string };
+        return [`room ${id}: cancelled, now ${state}`];
       },
     },
     {
@@ -124,8 +113,8 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, user],
       help: "take a member out of the room (they stay connected)",
       group,
-      run: (args) => {
-        unwrap(ops.kick(args.str("room_id"), args.int("user_id")));
+      run: async (args, call) => {
+        await call.op("room.kick", { room_id: args.str("room_id"), user_id: args.int("user_id") });
         return [`user ${args.int("user_id")} removed from ${args.str("room_id")}`];
       },
     },
@@ -134,10 +123,10 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, user, { name: "as", kind: "choice", choices: ["monitor", "player"], optional: true }],
       help: "move an online user into the room (their client reconnects into it)",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.str("room_id");
         const uid = args.int("user_id");
-        unwrap(ops.forceMove(uid, id, args.optStr("as") === "monitor"));
+        await call.op("room.force_move", { room_id: id, user_id: uid, monitor: args.optStr("as") === "monitor" });
         return [`user ${uid} moved to ${id}; their client reconnects into it`];
       },
     },
@@ -146,8 +135,8 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room],
       help: "disband a room (members are told and leave; persistent rooms too)",
       group,
-      run: (args) => {
-        closeRoomNow(s, args.str("room_id"));
+      run: async (args, call) => {
+        await call.op("room.close", { room_id: args.str("room_id") });
         return [`room ${args.str("room_id")} closed`];
       },
     },
@@ -156,8 +145,8 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, user],
       help: "make a player of the room its host",
       group,
-      run: (args) => {
-        unwrap(ops.setHost(args.str("room_id"), args.int("user_id")));
+      run: async (args, call) => {
+        await call.op("room.set_host", { room_id: args.str("room_id"), host_id: args.int("user_id") });
         return [`user ${args.int("user_id")} is now host of ${args.str("room_id")}`];
       },
     },
@@ -166,9 +155,12 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, { name: "limit", kind: "int", optional: true, min: 1, max: 1000 }],
       help: "settled rounds with results, newest first",
       group,
-      run: async (args) => {
+      run: async (args, call) => {
         const id = args.str("room_id");
-        const { source, rounds } = await s.roomRounds(id, args.optInt("limit") ?? 10);
+        const { source, rounds } = await call.op("room.history", {
+          room_id: id,
+          limit: args.optInt("limit") ?? 10,
+        }) as Rounds;
         const note = source === "memory" ? " (memory: this room's last rounds, play_history_cache_size)" : "";
         if (!rounds.length) return [`no settled rounds for ${id}${note}`];
         return [`rounds of ${id}${note}:`, ...rounds.flatMap((r) => roundLines(r))];
@@ -179,9 +171,12 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, { name: "limit", kind: "int", optional: true, min: 1, max: 1000 }],
       help: "settled rounds, one line each, newest first",
       group,
-      run: async (args) => {
+      run: async (args, call) => {
         const id = args.str("room_id");
-        const { source, rounds } = await s.roomRounds(id, args.optInt("limit") ?? 50);
+        const { source, rounds } = await call.op("room.history", {
+          room_id: id,
+          limit: args.optInt("limit") ?? 50,
+        }) as Rounds;
         if (!rounds.length) return [`no settled rounds for ${id}${source === "memory" ? " (memory)" : ""}`];
         return rounds.map((r, i) => `${i + 1}. ${roundLines(r, false)[0]}`);
       },
@@ -191,22 +186,29 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, { name: "round", kind: "word" }],
       help: "one round's results, by uuid or by position (1 = latest)",
       group,
-      run: async (args) => roundLines((await s.round(args.str("room_id"), args.str("round"))).round),
+      run: async (args, call) =>
+        roundLines(
+          await call.op("room.round", { room_id: args.str("room_id"), round_id: args.str("round") }) as RoundView,
+        ),
     },
     {
       name: "room uuid",
       args: [room],
       help: "the room's unique identifier",
       group,
-      run: (args) => [get(args.str("room_id")).uuid],
+      run: async (
+        args,
+        call,
+      ) => [(await call.op("room.uuid", { room_id: args.str("room_id") }) as { uuid: string }).uuid],
     },
     {
       name: "room ban",
       args: [room, user, { name: "reason", kind: "text", optional: true }],
       help: "ban a user from the room (removes them if inside)",
       group,
-      run: (args) => {
-        unwrap(ops.ban(args.str("room_id"), args.int("user_id"), args.optStr("reason") ?? ""));
+      run: async (args, call) => {
+        const reason = args.optStr("reason");
+        await call.op("room.ban", { room_id: args.str("room_id"), user_id: args.int("user_id"), reason });
         return [`user ${args.int("user_id")} banned from ${args.str("room_id")}`];
       },
     },
@@ -215,8 +217,8 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room, user],
       help: "lift a room ban",
       group,
-      run: (args) => {
-        unwrap(ops.unban(args.str("room_id"), args.int("user_id")));
+      run: async (args, call) => {
+        await call.op("room.unban", { room_id: args.str("room_id"), user_id: args.int("user_id") });
         return [`user ${args.int("user_id")} unbanned from ${args.str("room_id")}`];
       },
     },
@@ -225,10 +227,11 @@ export function roomCommands(s: ConsoleServices): CommandSpec[] {
       args: [room],
       help: "users banned from the room",
       group,
-      run: (args) => {
-        const r = get(args.str("room_id"));
-        if (!r.bans.length) return [`nobody is banned from ${r.id}`];
-        return r.bans.map((b) => `${b.user_id}  ${fmtTime(b.banned_at)}  ${b.reason || "(no reason)"}`);
+      run: async (args, call) => {
+        const id = args.str("room_id");
+        const { bans } = await call.op("room.banlist", { room_id: id }) as { bans: RoomBan[] };
+        if (!bans.length) return [`nobody is banned from ${id}`];
+        return bans.map((b) => `${b.user_id}  ${fmtTime(b.banned_at)}  ${b.reason || "(no reason)"}`);
       },
     },
   ];

@@ -1,33 +1,21 @@
 /**
  * Server-wide console commands (spec 3 §4.2): help, exit/quit,
  * check-config, config reload, runtime switches, OpenUDS approval, welcome
- * configuration, player count and the runtime report.
+ * configuration, player count and the runtime report — `help` aside, each
+ * an adapter over its operation (`src/ops`).
  *
  * @module
  */
 
-import { renderWelcome } from "../server/mod.ts";
-import { CommandError, unavailable } from "./errors.ts";
+import type { ConfigCheck, ReloadReport, RuntimeReport } from "../ops/mod.ts";
+import { onOff } from "../ops/mod.ts";
 import type { CommandSpec } from "./registry.ts";
-import { type ConsoleServices, onOff } from "./services.ts";
 import { fmtTime, histogramLines, kvLines } from "./text.ts";
 
-/** Welcome placeholders (spec 3 §2.3). */
-export const WELCOME_PLACEHOLDERS = [
-  "[user_name]",
-  "[user_id]",
-  "[player-count]",
-  "[players]",
-  "[server_name]",
-  "[time]",
-  "[playtime]",
-  "[playtime <id>]",
-  "[top_playtime]",
-  "[active_rooms]",
-] as const;
+type Status = { room_creation_enabled: boolean; connections_enabled: boolean };
 
 /** The server-wide commands. */
-export function serverCommands(s: ConsoleServices): CommandSpec[] {
+export function serverCommands(): CommandSpec[] {
   const group = "Server";
   return [
     {
@@ -42,9 +30,8 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       aliases: ["quit"],
       help: "stop the server gracefully",
       group,
-      run: (_args, call) => {
-        const who = call.actor.kind === "in-game" ? `in-game console (${call.actor.userId})` : call.actor.kind;
-        s.deps.shutdown(`${who}: exit`);
+      run: async (_args, call) => {
+        await call.op("server.shutdown", { reason: "exit" });
         return ["stopping the server"];
       },
     },
@@ -52,14 +39,26 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       name: "check-config",
       help: "validate the configuration sources again and show the effective values (applies nothing)",
       group,
-      run: () => s.checkConfig(),
+      run: async (_args, call) => {
+        const r = await call.op("server.check_config") as ConfigCheck;
+        return [
+          "configuration is valid",
+          ...r.effective,
+          r.differs.length
+            ? `differs from the running configuration: ${
+              r.differs.join(", ")
+            } (config reload picks up what can change at run time)`
+            : "same as the running configuration",
+          `active: ${r.active.sessions} sessions, ${r.active.users_online} users online, ${r.active.rooms} rooms`,
+        ];
+      },
     },
     {
       name: "config reload",
       help: "reload the configuration; runtime switches keep their run-time values",
       group,
-      run: () => {
-        const r = s.reloadConfig();
+      run: async (_args, call) => {
+        const r = await call.op("server.config_reload") as ReloadReport;
         if (!r.changed.length) {
           return [`configuration reloaded from ${r.file ?? "defaults"}: nothing changed`, ...r.notes];
         }
@@ -76,10 +75,10 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       args: [{ name: "state", kind: "bool", optional: true }],
       help: "turn room creation by players on or off (run-time switch), or show it",
       group,
-      run: (args) => {
-        const sw = s.core.switches;
-        if (args.has("state")) sw.roomCreation = args.bool("state");
-        return [`room creation is ${onOff(sw.roomCreation)}`];
+      run: async (args, call) => {
+        if (args.has("state")) await call.op("server.roomcreation", { enabled: args.bool("state") });
+        const status = await call.op("server.status") as Status;
+        return [`room creation is ${onOff(status.room_creation_enabled)}`];
       },
     },
     {
@@ -87,10 +86,10 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       args: [{ name: "state", kind: "bool", optional: true }],
       help: "accept new game connections or turn them away (run-time switch), or show it",
       group,
-      run: (args) => {
-        const sw = s.core.switches;
-        if (args.has("state")) sw.connections = args.bool("state");
-        return [`new connections are ${sw.connections ? "accepted" : "turned away"}`];
+      run: async (args, call) => {
+        if (args.has("state")) await call.op("server.connections", { enabled: args.bool("state") });
+        const status = await call.op("server.status") as Status;
+        return [`new connections are ${status.connections_enabled ? "accepted" : "turned away"}`];
       },
     },
     {
@@ -98,54 +97,40 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       args: [{ name: "pending_id", kind: "word", optional: true }],
       help: "let a waiting local-socket client in; without an id, list the waiting ones",
       group,
-      run: (args) => {
-        const approvals = s.deps.approvals;
-        // Token mode admits clients by token: there is never anything to approve (spec 3 §4.5).
-        if (!approvals) {
-          unavailable("OpenUDS approval mode is not running (the local socket is off or uses auth_token)");
-        }
+      run: async (args, call) => {
         const id = args.optStr("pending_id");
         if (id === undefined) {
-          const pending = approvals.pending();
+          const { pending } = await call.op("openuds.pending") as {
+            pending: { pending_id: string; client_name: string; expires_at: number }[];
+          };
           if (!pending.length) return ["no OpenUDS client is waiting for approval"];
           return pending.map((p) => `${p.pending_id}  ${p.client_name}  expires ${fmtTime(p.expires_at)}`);
         }
-        const outcome = approvals.approve(id);
-        if (outcome === "approved") return [`OpenUDS client ${id} approved`];
-        throw new CommandError(
-          "INVALID_ARGUMENT",
-          outcome === "expired" ? `approval request ${id} expired` : `no approval request ${id}`,
-        );
+        await call.op("openuds.approve", { pending_id: id });
+        return [`OpenUDS client ${id} approved`];
       },
     },
     {
       name: "welcome-config",
       help: "show the welcome message configuration, its placeholders and a preview",
       group,
-      run: async () => {
-        const core = s.core;
-        const { welcome, server_name: serverName } = core.ctx.config;
-        const langs = Object.entries(welcome.messages);
-        const preview = await renderWelcome(welcome.messages, {
-          userId: 0,
-          userName: "Example",
-          language: "en-US",
-          locale: "en-US",
-          serverName,
-          playersOnline: s.counts().users,
-          now: core.ctx.clock.now(),
-          showTime: welcome.show_time,
-          rooms: core.rooms.values(),
-          nameOf: (id) => core.users.get(id)?.name,
-        }, core.playtime);
+      run: async (_args, call) => {
+        const w = await call.op("server.welcome_config") as {
+          enabled: boolean;
+          show_time: boolean;
+          messages: Record<string, string[]>;
+          placeholders: string[];
+          preview: string[];
+        };
+        const langs = Object.entries(w.messages);
         return [
-          `welcome: ${welcome.enabled ? "enabled" : "disabled"}, [time] ${welcome.show_time ? "shown" : "not shown"}`,
+          `welcome: ${w.enabled ? "enabled" : "disabled"}, [time] ${w.show_time ? "shown" : "not shown"}`,
           ...(langs.length
             ? langs.flatMap(([lang, lines]) => [`  ${lang}:`, ...lines.map((l) => `    ${l}`)])
             : ["  messages: built-in localized default (en-US, zh-CN, zh-TW)"]),
-          `placeholders: ${WELCOME_PLACEHOLDERS.join(" ")}`,
+          `placeholders: ${w.placeholders.join(" ")}`,
           "preview (en-US, user Example(0)):",
-          ...preview.map((l) => `  ${l}`),
+          ...w.preview.map((l) => `  ${l}`),
         ];
       },
     },
@@ -153,17 +138,21 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       name: "player-count",
       help: "number of players online",
       group,
-      run: () => {
-        const c = s.counts();
-        return [`players online: ${c.users} (${c.sessions} sessions, ${c.rooms} rooms)`];
+      run: async (_args, call) => {
+        const c = await call.op("server.stats") as {
+          users_online: number;
+          active_sessions: number;
+          active_rooms: number;
+        };
+        return [`players online: ${c.users_online} (${c.active_sessions} sessions, ${c.active_rooms} rooms)`];
       },
     },
     {
       name: "runtime",
       help: "registry, upstream, events, schema, persistence and latency sections",
       group,
-      run: (_args, call) => {
-        const r = s.runtime(call.registry.commands().length);
+      run: async (_args, call) => {
+        const r = await call.op("runtime.status") as RuntimeReport;
         const { response, handshake } = r.latency as { response: LatencyJson; handshake: LatencyJson };
         return [
           "registry:",
@@ -191,11 +180,14 @@ export function serverCommands(s: ConsoleServices): CommandSpec[] {
       name: "runtime latency",
       help: "response and handshake latency histograms (9 buckets, under 1 ms to 5000 ms and over)",
       group,
-      run: () => {
-        const c = s.core.counters;
+      run: async (_args, call) => {
+        const r = await call.op("runtime.latency") as {
+          response: Parameters<typeof histogramLines>[1];
+          handshake: Parameters<typeof histogramLines>[1];
+        };
         return [
-          ...histogramLines("response latency (command received -> reply queued)", c.response.toJSON()),
-          ...histogramLines("handshake latency (Authenticate received -> reply flushed)", c.handshake.toJSON()),
+          ...histogramLines("response latency (command received -> reply queued)", r.response),
+          ...histogramLines("handshake latency (Authenticate received -> reply flushed)", r.handshake),
         ];
       },
     },

@@ -1,20 +1,15 @@
 /**
  * Console commands about people (spec 3 §4.2): online users, kick, bans by
  * id and address, IP and room history, playtime, administrator ids and
- * broadcasts.
+ * broadcasts — each an adapter over its operation (`src/ops`).
  *
  * @module
  */
 
-import { parseIp } from "../net/mod.ts";
-import { CommandError, invalid } from "./errors.ts";
+import { invalid, MAX_MESSAGE_CHARS, OpsError, type RoomVisit, type UserView } from "../ops/mod.ts";
+import type { IpBan, IpRecord, UserBan } from "../server/mod.ts";
 import type { CommandSpec } from "./registry.ts";
-import type { ConsoleServices } from "./services.ts";
 import { fmtDuration, fmtTime, userLine, visitLine } from "./text.ts";
-import { userView } from "./views.ts";
-
-/** Longest broadcast, as a chat message (spec 3 §8). */
-export const MAX_MESSAGE_CHARS = 200;
 
 /** A broadcast text within the chat limit. */
 export function checkMessage(message: string): string {
@@ -22,20 +17,8 @@ export function checkMessage(message: string): string {
   return message;
 }
 
-/** Addresses to ban for `ban ip <target>`: the address itself, or every address known for a user id. */
-export async function banTargets(s: ConsoleServices, target: string): Promise<string[]> {
-  if (parseIp(target)) return [target];
-  if (!/^-?\d+$/.test(target)) invalid(`invalid target "${target}": expected an IP address or a user id`);
-  const id = Number(target);
-  const ips = new Set((await s.ipHistory(id)).map((r) => r.ip));
-  const live = s.core.users.get(id)?.session?.ip;
-  if (live) ips.add(live);
-  if (!ips.size) throw new CommandError("USER_NOT_FOUND", `no address known for user ${id}`);
-  return [...ips];
-}
-
 /** The commands about people. */
-export function userCommands(s: ConsoleServices): CommandSpec[] {
+export function userCommands(): CommandSpec[] {
   const group = "Users";
   const user = { name: "user_id", kind: "user" } as const;
   const reason = { name: "reason", kind: "text", optional: true } as const;
@@ -45,10 +28,10 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       aliases: ["u"],
       help: "list online users (id, name, room, language, address)",
       group,
-      run: () => {
-        const users = s.core.onlineUsers();
+      run: async (_args, call) => {
+        const { users } = await call.op("users.list") as { users: UserView[] };
         if (!users.length) return ["no users online"];
-        return [`${users.length} online:`, ...users.map((u) => `  ${userLine(userView(s.core, u))}`)];
+        return [`${users.length} online:`, ...users.map((u) => `  ${userLine(u)}`)];
       },
     },
     {
@@ -56,11 +39,9 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [user, reason],
       help: "disconnect a user (they may log in again)",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.int("user_id");
-        if (!s.admin.kickUser(id, args.optStr("reason") ?? "")) {
-          throw new CommandError("USER_NOT_FOUND", `user ${id} is not online`);
-        }
+        await call.op("player.kick", { user_id: id, reason: args.optStr("reason") });
         return [`kicked user ${id}`];
       },
     },
@@ -69,11 +50,12 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [user, reason],
       help: "ban a user id (disconnects them if online)",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.int("user_id");
-        const online = s.core.users.has(id);
-        s.admin.banUser(id, args.optStr("reason") ?? "");
-        return [`banned user ${id}${online ? " and disconnected them" : ""}`];
+        const r = await call.op("player.ban", { user_id: id, reason: args.optStr("reason") }) as {
+          disconnected: boolean;
+        };
+        return [`banned user ${id}${r.disconnected ? " and disconnected them" : ""}`];
       },
     },
     {
@@ -82,10 +64,9 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [user],
       help: "lift a user ban",
       group,
-      run: (args) => {
-        const id = args.int("user_id");
-        if (!s.admin.unbanUser(id)) throw new CommandError("USER_NOT_FOUND", `user ${id} is not banned`);
-        return [`unbanned user ${id}`];
+      run: async (args, call) => {
+        await call.op("player.unban", { user_id: args.int("user_id") });
+        return [`unbanned user ${args.int("user_id")}`];
       },
     },
     {
@@ -93,10 +74,12 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [{ name: "target", kind: "word" }, reason],
       help: "ban an address, or every address known for a user id",
       group,
-      run: async (args) => {
-        const ips = await banTargets(s, args.str("target"));
-        const hit = ips.reduce((n, ip) => n + s.admin.banIp(ip, args.optStr("reason") ?? ""), 0);
-        return [`banned ${ips.join(", ")}; ${hit} session(s) disconnected`];
+      run: async (args, call) => {
+        const r = await call.op("player.ban_ip", { target: args.str("target"), reason: args.optStr("reason") }) as {
+          ips: string[];
+          disconnected: number;
+        };
+        return [`banned ${r.ips.join(", ")}; ${r.disconnected} session(s) disconnected`];
       },
     },
     {
@@ -104,24 +87,22 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [{ name: "ip", kind: "word" }],
       help: "lift an address ban",
       group,
-      run: (args) => {
-        const ip = args.str("ip");
-        if (!s.admin.unbanIp(ip)) throw new CommandError("INVALID_ARGUMENT", `address ${ip} is not banned`);
-        return [`unbanned ${ip}`];
+      run: async (args, call) => {
+        await call.op("player.unban_ip", { ip: args.str("ip") });
+        return [`unbanned ${args.str("ip")}`];
       },
     },
     {
       name: "banlist",
       help: "list banned user ids and addresses",
       group,
-      run: () => {
-        const users = s.core.bans.userBans();
-        const ips = s.core.bans.ipBans();
+      run: async (_args, call) => {
+        const r = await call.op("player.banlist") as { bans: UserBan[]; ip_bans: IpBan[] };
         return [
-          `banned users (${users.length}):`,
-          ...users.map((b) => `  ${b.user_id}  ${fmtTime(b.banned_at)}  ${b.reason || "(no reason)"}`),
-          `banned addresses (${ips.length}):`,
-          ...ips.map((b) => `  ${b.ip}  ${fmtTime(b.banned_at)}  ${b.reason || "(no reason)"}`),
+          `banned users (${r.bans.length}):`,
+          ...r.bans.map((b) => `  ${b.user_id}  ${fmtTime(b.banned_at)}  ${b.reason || "(no reason)"}`),
+          `banned addresses (${r.ip_bans.length}):`,
+          ...r.ip_bans.map((b) => `  ${b.ip}  ${fmtTime(b.banned_at)}  ${b.reason || "(no reason)"}`),
         ];
       },
     },
@@ -130,9 +111,9 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [user],
       help: "addresses a user connected from, newest first",
       group,
-      run: async (args) => {
+      run: async (args, call) => {
         const id = args.int("user_id");
-        const rows = await s.ipHistory(id);
+        const { ip_history: rows } = await call.op("player.ip_history", { user_id: id }) as { ip_history: IpRecord[] };
         if (!rows.length) return [`no address recorded for user ${id}`];
         return rows.map((r) =>
           `${r.ip}  first ${fmtTime(r.first_seen_at)}  last ${fmtTime(r.last_seen_at)}  ${r.use_count} logins`
@@ -145,9 +126,12 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [user, { name: "limit", kind: "int", optional: true, min: 1, max: 1000 }],
       help: "rooms a user visited, newest first",
       group,
-      run: async (args) => {
+      run: async (args, call) => {
         const id = args.int("user_id");
-        const { source, visits } = await s.userRooms(id, args.optInt("limit") ?? 20);
+        const { source, visits } = await call.op("user.room_history", {
+          user_id: id,
+          limit: args.optInt("limit") ?? 20,
+        }) as { source: string; visits: RoomVisit[] };
         const note = source === "memory" ? " (memory: since this process started)" : "";
         if (!visits.length) return [`no room visits recorded for user ${id}${note}`];
         return [`rooms of user ${id}${note}:`, ...visits.map((v) => `  ${visitLine(v)}`)];
@@ -158,9 +142,10 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [user],
       help: "time a user spent in rooms",
       group,
-      run: async (args) => {
+      run: async (args, call) => {
         const id = args.int("user_id");
-        return [`user ${id}: ${fmtDuration(await s.playtimeSecs(id))} in rooms`];
+        const { seconds } = await call.op("persist.playtime", { user_id: id }) as { seconds: number };
+        return [`user ${id}: ${fmtDuration(seconds)} in rooms`];
       },
     },
     {
@@ -168,27 +153,31 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [{ name: "limit", kind: "int", optional: true, min: 1, max: 100 }],
       help: "users with the most playtime",
       group,
-      run: async (args) => {
-        const top = await s.topPlaytime(args.optInt("limit") ?? 10);
-        if (!top.length) return ["no playtime recorded"];
-        return top.map((e, i) => `#${i + 1} ${e.name}(${e.user_id})  ${fmtDuration(e.seconds)}`);
+      run: async (args, call) => {
+        const { entries } = await call.op("persist.top_playtime", { limit: args.optInt("limit") ?? 10 }) as {
+          entries: { user_id: number; name: string; seconds: number }[];
+        };
+        if (!entries.length) return ["no playtime recorded"];
+        return entries.map((e, i) => `#${i + 1} ${e.name}(${e.user_id})  ${fmtDuration(e.seconds)}`);
       },
     },
     {
       name: "admin-id list",
       help: "game user ids with in-game console rights",
       group,
-      run: () => [`administrator ids: ${[...s.core.adminIds].sort((a, b) => a - b).join(", ") || "none"}`],
+      run: async (_args, call) => [`administrator ids: ${await adminIdText(call)}`],
     },
     {
       name: "admin-id add",
       args: [user],
       help: "give a game user in-game console rights",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.int("user_id");
-        if (s.core.adminIds.has(id)) throw new CommandError("CONFLICT", `user ${id} is already an administrator`);
-        s.core.adminIds.add(id);
+        if (await call.op("admin.check", { user_id: id })) {
+          throw new OpsError("CONFLICT", `user ${id} is already an administrator`);
+        }
+        await call.op("admin.id_add", { user_id: id });
         return [`user ${id} is now an administrator`];
       },
     },
@@ -197,10 +186,9 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [user],
       help: "take in-game console rights away",
       group,
-      run: (args) => {
-        const id = args.int("user_id");
-        if (!s.core.adminIds.delete(id)) throw new CommandError("USER_NOT_FOUND", `user ${id} is not an administrator`);
-        return [`user ${id} is no longer an administrator`];
+      run: async (args, call) => {
+        await call.op("admin.id_remove", { user_id: args.int("user_id") });
+        return [`user ${args.int("user_id")} is no longer an administrator`];
       },
     },
     {
@@ -208,11 +196,11 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [{ name: "user_ids", kind: "ints", optional: true }],
       help: "replace the administrator ids (none given = nobody)",
       group,
-      run: (args) => {
-        const ids = args.ints("user_ids");
-        s.core.adminIds.clear();
-        for (const id of ids) s.core.adminIds.add(id);
-        return [`administrator ids: ${[...s.core.adminIds].join(", ") || "none"}`];
+      run: async (args, call) => {
+        const { admin_ids } = await call.op("admin.id_set", { user_ids: args.ints("user_ids") }) as {
+          admin_ids: number[];
+        };
+        return [`administrator ids: ${admin_ids.join(", ") || "none"}`];
       },
     },
     {
@@ -220,18 +208,25 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [{ name: "message", kind: "text" }],
       help: "system message to every online user",
       group,
-      run: (args) => [`sent to ${s.admin.broadcastAll(checkMessage(args.str("message")))} user(s)`],
+      run: async (args, call) => {
+        const { sent } = await call.op("broadcast.all", { message: checkMessage(args.str("message")) }) as {
+          sent: number;
+        };
+        return [`sent to ${sent} user(s)`];
+      },
     },
     {
       name: "broadcast room",
       args: [{ name: "room_id", kind: "room" }, { name: "message", kind: "text" }],
       help: "system message to a room's members",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.str("room_id");
-        const n = s.admin.broadcastRoom(id, checkMessage(args.str("message")));
-        if (n === null) throw new CommandError("ROOM_NOT_FOUND", `room not found: ${id}`);
-        return [`sent to ${n} member(s) of ${id}`];
+        const { sent } = await call.op("broadcast.room", {
+          room_id: id,
+          message: checkMessage(args.str("message")),
+        }) as { sent: number };
+        return [`sent to ${sent} member(s) of ${id}`];
       },
     },
     {
@@ -239,13 +234,16 @@ export function userCommands(s: ConsoleServices): CommandSpec[] {
       args: [user, { name: "message", kind: "text" }],
       help: "system message to one online user",
       group,
-      run: (args) => {
+      run: async (args, call) => {
         const id = args.int("user_id");
-        if (!s.admin.broadcastUser(id, checkMessage(args.str("message")))) {
-          throw new CommandError("USER_NOT_FOUND", `user ${id} is not online`);
-        }
+        await call.op("broadcast.user", { user_id: id, message: checkMessage(args.str("message")) });
         return [`sent to user ${id}`];
       },
     },
   ];
+}
+
+async function adminIdText(call: { op(name: string, args?: unknown): Promise<unknown> }): Promise<string> {
+  const { admin_ids } = await call.op("admin.id_list") as { admin_ids: number[] };
+  return admin_ids.join(", ") || "none";
 }

@@ -22,7 +22,7 @@ import { parseKeys } from "./keys.ts";
 import { LineEditor } from "./line_editor.ts";
 import { colorWanted, type ConsoleLogSink, enterRaw, type SyncWriter, writeAll } from "./log_sink.ts";
 import type { CommandOutcome, CommandRegistry } from "./registry.ts";
-import type { ConsoleServices } from "./services.ts";
+import type { OpsServices } from "../ops/mod.ts";
 import { startTui } from "./tui.ts";
 
 /** The terminal input (`Deno.stdin`). */
@@ -35,7 +35,7 @@ export interface TerminalInput {
 /** Options of {@link startConsole}. */
 export interface ConsoleOptions {
   /** The command registry (a `ConsoleRegistry` gives the terminal UI its panes). */
-  readonly registry: CommandRegistry & { readonly services?: ConsoleServices };
+  readonly registry: CommandRegistry & { readonly services?: OpsServices };
   /** Default `Deno.stdin`. */
   readonly stdin?: TerminalInput;
   /** Default `Deno.stdout`. */

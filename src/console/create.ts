@@ -1,48 +1,65 @@
 /**
- * Builds the registry with every built-in console command (spec 3 §4.2).
- * `main.ts` makes one and hands it to every front end: the terminal console
- * or terminal UI, the in-game console (`core.cli`) and OpenUDS.
+ * Builds the registry with every built-in console command (spec 3 §4.2)
+ * over the operations layer. `src/app.ts` makes one and hands it to every
+ * front end: the terminal console or terminal UI, the in-game console
+ * (`core.cli`) and, through the `cli.execute` operation, OpenUDS.
  *
  * @module
  */
 
+import type { OpsServices, ServerOps } from "../ops/mod.ts";
 import { journalCommands } from "./cmd_journal.ts";
+import { opCommands } from "./cmd_op.ts";
 import { roomSetCommand } from "./cmd_room_set.ts";
 import { roomCommands } from "./cmd_rooms.ts";
 import { serverCommands } from "./cmd_server.ts";
 import { userCommands } from "./cmd_users.ts";
-import type { ConsoleDeps } from "./deps.ts";
 import { CommandRegistry } from "./registry.ts";
-import { ConsoleServices } from "./services.ts";
 
-/** The command registry with the shared operations behind it. */
+/** The command registry over one server's operations. */
 export class ConsoleRegistry extends CommandRegistry {
-  /** Operations shared with OpenUDS. */
-  readonly services: ConsoleServices;
+  /** The operations the commands call. */
+  readonly ops: ServerOps;
+  readonly #detach: () => void;
 
-  constructor(deps: ConsoleDeps) {
-    const core = deps.server.core;
-    super({ now: () => core.ctx.clock.now(), log: core.ctx.log.child({ component: "console" }) });
-    this.services = new ConsoleServices(deps);
+  constructor(ops: ServerOps) {
+    const core = ops.context.core;
+    super({
+      now: () => core.ctx.clock.now(),
+      log: core.ctx.log.child({ component: "console" }),
+      inputs: ops.context.inputs,
+      call: (name, args, actor) => ops.call(name, args, actor),
+    });
+    this.ops = ops;
+    // `cli.execute` (OpenUDS, plugins) runs console lines through this registry.
+    this.#detach = ops.context.attachCli({
+      run: (line, actor) => this.run(line, actor),
+      commandCount: () => this.commands().length,
+    });
   }
 
-  /** Stops background bookkeeping (room visits). */
+  /** What the operations reach (the terminal UI's panes read the server through it). */
+  get services(): OpsServices {
+    return this.ops.context;
+  }
+
+  /** Detaches from the operations (`cli.execute` then answers `UNAVAILABLE`). */
   close(): void {
-    this.services.close();
+    this.#detach();
   }
 }
 
 /** A registry with every built-in command. */
-export function createRegistry(deps: ConsoleDeps): ConsoleRegistry {
-  const registry = new ConsoleRegistry(deps);
-  const s = registry.services;
+export function createRegistry(ops: ServerOps): ConsoleRegistry {
+  const registry = new ConsoleRegistry(ops);
   for (
     const spec of [
-      ...serverCommands(s),
-      ...userCommands(s),
-      ...roomCommands(s),
-      roomSetCommand(s),
-      ...journalCommands(s),
+      ...serverCommands(),
+      ...userCommands(),
+      ...roomCommands(),
+      roomSetCommand(),
+      ...journalCommands(ops.context.deps.benchmark?.usage),
+      ...opCommands(ops),
     ]
   ) registry.register(spec);
   return registry;

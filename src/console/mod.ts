@@ -1,27 +1,21 @@
 /**
  * Operator console (spec 3 §4.2; issue 7): one command registry used by the
  * terminal console, the terminal UI, the in-game console and OpenUDS
- * `cli.execute`.
+ * `cli.execute`. Commands are adapters over the operations layer
+ * (`src/ops`): parse the words, call the operation, render the result.
  *
  * @module
  */
 
 export * from "./args.ts";
-export * from "./errors.ts";
 export * from "./registry.ts";
-export * from "./deps.ts";
-export * from "./views.ts";
 export * from "./text.ts";
-export * from "./services.ts";
-export * from "./runtime_report.ts";
-export * from "./input_log.ts";
-export * from "./room_visits.ts";
 export * from "./create.ts";
-export { banTargets, checkMessage, MAX_MESSAGE_CHARS } from "./cmd_users.ts";
-export { closeRoomNow, parseCreateOptions } from "./cmd_rooms.ts";
+export { checkMessage } from "./cmd_users.ts";
+export { parseCreateOptions } from "./cmd_rooms.ts";
 export { ROOM_SET_FIELDS, roomSet } from "./cmd_room_set.ts";
-export { NO_PERSISTENCE, PLACEHOLDER_COMMANDS } from "./cmd_journal.ts";
-export { WELCOME_PLACEHOLDERS } from "./cmd_server.ts";
+export { PLACEHOLDER_COMMANDS } from "./cmd_journal.ts";
+export { jsonLines, opArgs } from "./cmd_op.ts";
 export * from "./keys.ts";
 export * from "./line_editor.ts";
 export * from "./log_sink.ts";

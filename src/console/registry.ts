@@ -11,23 +11,21 @@
  * @module
  */
 
+import { type Actor, actorLabel, InputLog, OpsError, type OpsErrorCode } from "../ops/mod.ts";
 import type { Logger } from "../util/log.ts";
 import { Args, type ArgSpec, argUsage, parseArgs } from "./args.ts";
-import { CommandError, type ErrorCode } from "./errors.ts";
-import { InputLog } from "./input_log.ts";
 import { tokenize, TokenizeError } from "./tokenize.ts";
-
-/** Who runs a command. */
-export type Actor =
-  | { readonly kind: "console" }
-  | { readonly kind: "in-game"; readonly userId: number; readonly name: string }
-  | { readonly kind: "openuds"; readonly session: string };
 
 /** What a handler is told about the call. */
 export interface CommandCall {
   readonly actor: Actor;
   readonly registry: CommandRegistry;
+  /** Calls an operation as this command's actor (rejects with an `OpsError`). */
+  op(name: string, args?: unknown): Promise<unknown>;
 }
+
+/** Calls operations for the commands (the operations layer's `Ops.call`). */
+export type OpCaller = (name: string, args: unknown, actor: Actor) => Promise<unknown>;
 
 /** One command, declared once. */
 export interface CommandSpec {
@@ -40,36 +38,27 @@ export interface CommandSpec {
   readonly help: string;
   /** Section of `help`. */
   readonly group?: string;
-  /** Does the work; returns output lines, throws {@link CommandError} on failure. */
+  /** Does the work; returns output lines, throws an `OpsError` on failure. */
   run(args: Args, call: CommandCall): string[] | Promise<string[]>;
 }
 
 /** Result of one command line. */
 export type CommandOutcome =
   | { readonly ok: true; readonly lines: string[] }
-  | { readonly ok: false; readonly code: ErrorCode; readonly message: string; readonly lines: string[] };
+  | { readonly ok: false; readonly code: OpsErrorCode; readonly message: string; readonly lines: string[] };
 
 /** Options of {@link CommandRegistry}. */
 export interface RegistryOptions {
   /** Time source of the input log (the server clock). */
   readonly now: () => number;
   readonly log?: Logger;
-  /** Inputs kept for `logs.input` (default 1000). */
-  readonly inputCapacity?: number;
+  /** Where inputs are recorded (the operations layer's, read by `logs.input`); a new one of 1000 when absent. */
+  readonly inputs?: InputLog;
+  /** How commands call operations; without it a command calling one fails `UNAVAILABLE`. */
+  readonly call?: OpCaller;
 }
 
 const MAX_WORDS = 3;
-
-function actorLabel(actor: Actor): { source: string; actor: string } {
-  switch (actor.kind) {
-    case "console":
-      return { source: "console", actor: "console" };
-    case "in-game":
-      return { source: "in-game", actor: String(actor.userId) };
-    case "openuds":
-      return { source: "openuds", actor: actor.session };
-  }
-}
 
 /** The registry of console commands. */
 export class CommandRegistry {
@@ -77,13 +66,15 @@ export class CommandRegistry {
   readonly #specs: CommandSpec[] = [];
   readonly #now: () => number;
   readonly #log: Logger | undefined;
+  readonly #call: OpCaller;
   /** Recent operator input from every front end. */
   readonly inputs: InputLog;
 
   constructor(options: RegistryOptions) {
     this.#now = options.now;
     this.#log = options.log;
-    this.inputs = new InputLog(options.inputCapacity);
+    this.inputs = options.inputs ?? new InputLog();
+    this.#call = options.call ?? (() => Promise.reject(new OpsError("UNAVAILABLE", "no operations in this registry")));
   }
 
   /** Adds a command; throws when one of its names is taken. Returns a function that removes it. */
@@ -94,7 +85,7 @@ export class CommandRegistry {
       if (this.#byName.has(name)) throw new TypeError(`Cannot register command "${name}": the name is taken`);
     }
     const specs = spec.args ?? [];
-    const restAt = specs.findIndex((a) => a.kind === "text" || a.kind === "ints");
+    const restAt = specs.findIndex((a) => a.kind === "text" || a.kind === "ints" || a.kind === "words");
     if (restAt !== -1 && restAt !== specs.length - 1) {
       throw new TypeError(`Cannot register command "${spec.name}": a rest argument must come last`);
     }
@@ -140,14 +131,15 @@ export class CommandRegistry {
       const words = tokenize(text);
       if (!words.length) return { ok: true, lines: [] };
       const found = this.resolve(words);
-      if (!found) throw new CommandError("UNKNOWN_COMMAND", this.#unknown(words));
+      if (!found) throw new OpsError("UNKNOWN_COMMAND", this.#unknown(words));
       spec = found.spec;
       const args = parseArgs(spec.args ?? [], found.rest);
       this.#log?.info("operator command", { ...label, command: spec.name });
-      return { ok: true, lines: await spec.run(args, { actor, registry: this }) };
+      const op = (name: string, opArgs?: unknown) => this.#call(name, opArgs ?? {}, actor);
+      return { ok: true, lines: await spec.run(args, { actor, registry: this, op }) };
     } catch (error) {
       if (error instanceof TokenizeError) return failure("INVALID_ARGUMENT", error.message, []);
-      if (error instanceof CommandError) {
+      if (error instanceof OpsError) {
         const usage = error.code === "INVALID_ARGUMENT" && spec ? [`usage: ${this.usage(spec)}`] : [];
         return failure(error.code, error.message, usage);
       }
@@ -214,7 +206,7 @@ export class CommandRegistry {
   }
 }
 
-function failure(code: ErrorCode, message: string, extra: string[]): CommandOutcome {
+function failure(code: OpsErrorCode, message: string, extra: string[]): CommandOutcome {
   return { ok: false, code, message, lines: [`error: ${message}`, ...extra] };
 }
 

@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
-import { CommandError } from "./errors.ts";
+import { OpsError } from "../ops/mod.ts";
 import { CommandRegistry } from "./registry.ts";
 
 function registry(): CommandRegistry {
@@ -30,7 +30,7 @@ function registry(): CommandRegistry {
     name: "refuse",
     help: "refuses",
     run: () => {
-      throw new CommandError("FORBIDDEN", "no");
+      throw new OpsError("FORBIDDEN", "no");
     },
   });
   return r;

@@ -5,8 +5,7 @@
  * @module
  */
 
-import type { RoomVisit } from "./deps.ts";
-import type { RoomInfo, RoomSummary, RoundView, UserView } from "./views.ts";
+import type { RoomInfo, RoomSummary, RoomVisit, RoundView, UserView } from "../ops/mod.ts";
 
 /** `2026-01-01 00:00:00Z`. */
 export function fmtTime(ms: number): string {

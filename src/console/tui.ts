@@ -16,7 +16,7 @@ import { LineEditor } from "./line_editor.ts";
 import { colorWanted, enterRaw, writeAll } from "./log_sink.ts";
 import { renderScreen, type ScreenModel, type StyledLine } from "./screen.ts";
 import { roomLine } from "./text.ts";
-import { roomSummary } from "./views.ts";
+import { roomSummary } from "../ops/mod.ts";
 
 /** Shortest time between two event-driven redraws. */
 export const FRAME_MS = 100;

@@ -11,9 +11,10 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { WEAK_PASSWORDS } from "../config/mod.ts";
-import { Admin } from "../server/mod.ts";
+import { createOps } from "../ops/mod.ts";
 import { AdminAuth } from "./admin_auth.ts";
 import { adminPageRoutes } from "./admin_page.ts";
+import { BASIC_STREAM_RESERVED, builtinRoutesOf } from "./builtin_routes.ts";
 import { type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import { HubRenderer } from "./hub.ts";
@@ -74,7 +75,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   const ctx: HttpContext = {
     server,
     core,
-    admin: new Admin(core),
+    ops: deps.ops ?? createOps({ server }),
     bus: server.ctx.bus,
     clock: server.ctx.clock,
     log,
@@ -108,6 +109,16 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   app.get("/ws/live", (c) => openLive(c.req.raw, c.env?.ip ?? "unknown", ctx));
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
+  // The admin panel's namespace is the host's: anything else under /admin is not found, never a plugin's.
+  app.get("/admin/*", (c) => jsonError(404, `route not found: ${c.req.path}`));
+  // Plugins may not shadow what was registered above: the registries read it from the app itself.
+  const builtins = builtinRoutesOf(app as unknown as Hono<never>);
+  const dropped = [
+    ...ctx.routes.setBuiltins(builtins),
+    // spec 1 §4.3 rule 3: the profile R stream is itself a registered stream a plugin may replace.
+    ...streams.setBuiltins(builtins.without(BASIC_STREAM_RESERVED)),
+  ];
+  if (dropped.length) log.warn("plugin routes shadowed by built-in routes were removed", { paths: dropped.join(",") });
   app.all("*", (c) => dispatchPlugins(c, ctx));
 
   return {

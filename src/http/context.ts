@@ -8,7 +8,8 @@
 import denoConfig from "../../deno.json" with { type: "json" };
 import type { Config } from "../config/mod.ts";
 import type { EventBus } from "../events/mod.ts";
-import type { Admin, GameServer, ServerCore } from "../server/mod.ts";
+import type { ServerOps } from "../ops/mod.ts";
+import type { GameServer, ServerCore } from "../server/mod.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { AdminAuth } from "./admin_auth.ts";
@@ -65,6 +66,8 @@ export interface HttpDeps {
   /** Shared registries (the plugin host registers into them); created when absent. */
   readonly routes?: RouteRegistry;
   readonly streams?: SseRegistry;
+  /** The process's operations (the admin panel's actions); made over `server` when absent. */
+  readonly ops?: ServerOps;
 }
 
 /** Hono environment: the client address as the listener resolved it. */
@@ -81,7 +84,8 @@ export type HttpEnv = {
 export interface HttpContext {
   readonly server: GameServer;
   readonly core: ServerCore;
-  readonly admin: Admin;
+  /** The operations the admin panel calls. */
+  readonly ops: ServerOps;
   readonly bus: EventBus;
   readonly clock: Clock;
   readonly log: Logger;

@@ -1,10 +1,32 @@
 /**
  * The one JSON error shape of the HTTP API: `{error, code}` with `code`
  * equal to the HTTP status (the monitor proxy's shape, extended.md §5.3).
- * Spec 1 §7 leaves errors open; `docs/http.md` lists every message.
+ * Spec 1 §7 leaves errors open; `docs/http.md` lists every message. An
+ * operation's failure (`OpsError`) is rendered with the status of its code.
  *
  * @module
  */
+
+import type { OpsError, OpsErrorCode } from "../ops/mod.ts";
+
+/** The HTTP status of each operation error code. */
+export const STATUS_OF: Readonly<Record<OpsErrorCode, number>> = {
+  ROOM_NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  UNKNOWN_COMMAND: 404,
+  INVALID_ARGUMENT: 400,
+  INVALID_STATE: 409,
+  CONFLICT: 409,
+  FORBIDDEN: 403,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+/** An operation's failure as a JSON error response (`message` defaults to the error's). */
+export function opsErrorResponse(error: OpsError, message: string = error.message): Response {
+  return jsonError(STATUS_OF[error.code], message);
+}
 
 /** Body of every JSON error response. */
 export interface ErrorBody {

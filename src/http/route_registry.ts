@@ -11,7 +11,7 @@
  * @module
  */
 
-import { BASIC_STREAM_RESERVED, BUILTIN_ROUTES, shadowingBuiltin } from "./builtin_routes.ts";
+import { type BuiltinRoutes, NO_BUILTINS } from "./builtin_routes.ts";
 
 /** What a plugin route handler receives. */
 export interface PluginRequest {
@@ -98,12 +98,27 @@ function compile(pattern: string, owner: string, handler: PluginRouteHandler): C
 export class RouteRegistry {
   readonly #routes = new Map<string, Compiled>();
   readonly #limit: number;
-  readonly #builtins: readonly string[];
+  #builtins: BuiltinRoutes;
 
-  /** At most `limit` routes (default 1024); `builtins` are the host's routes a plugin may not shadow. */
-  constructor(limit = 1024, builtins: readonly string[] = [...BUILTIN_ROUTES, BASIC_STREAM_RESERVED]) {
+  /**
+   * At most `limit` routes (default 1024); `builtins` are the host's routes a
+   * plugin may not shadow (the HTTP app sets them from its own routes).
+   */
+  constructor(limit = 1024, builtins: BuiltinRoutes = NO_BUILTINS) {
     this.#limit = limit;
     this.#builtins = builtins;
+  }
+
+  /**
+   * Sets the host's routes (the HTTP app does, once its routes are
+   * registered). Routes registered earlier that they shadow are removed and
+   * returned: they could never be reached.
+   */
+  setBuiltins(builtins: BuiltinRoutes): string[] {
+    this.#builtins = builtins;
+    const dropped = [...this.#routes].filter(([, r]) => builtins.shadowing(r.pattern) !== null);
+    for (const [key] of dropped) this.#routes.delete(key);
+    return dropped.map(([, r]) => r.pattern);
   }
 
   /**
@@ -112,7 +127,7 @@ export class RouteRegistry {
    */
   register(path: string, handler: PluginRouteHandler, owner = "plugin"): string {
     const pattern = normalizeRoutePath(path);
-    const builtin = shadowingBuiltin(pattern, this.#builtins);
+    const builtin = this.#builtins.shadowing(pattern);
     if (builtin) {
       throw new RangeError(
         `Cannot register route "${pattern}": the built-in route "${builtin}" answers that path first`,

@@ -1,5 +1,15 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
+import { BuiltinRoutes } from "./builtin_routes.ts";
 import { normalizeRoutePath, RouteRegistry } from "./route_registry.ts";
+
+/** Some built-in routes of the HTTP app, in its order (the app passes its own, read from itself). */
+const BUILTINS = new BuiltinRoutes([
+  "/api/rooms/info",
+  "/api/rooms/listen",
+  "/api/rooms",
+  "/api/rooms/:name",
+  "/admin/**",
+]);
 
 const ok = (value: unknown) => () => ({ ok: true as const, value });
 
@@ -40,7 +50,7 @@ Deno.test("RouteRegistry replaces the same path, removes by path or owner, and i
 });
 
 Deno.test("RouteRegistry refuses a path a built-in route answers in full", () => {
-  const r = new RouteRegistry();
+  const r = new RouteRegistry(1024, BUILTINS);
   throws(() => r.register("/api/rooms/leaderboard", ok(1)), {
     name: "RangeError",
     message:
@@ -53,5 +63,13 @@ Deno.test("RouteRegistry refuses a path a built-in route answers in full", () =>
   // A pattern only partly answered by built-ins is accepted.
   equal(r.register("/api/rooms/:room/leaderboard", ok(2)), "/api/rooms/:room/leaderboard");
   // A registry built with no built-ins (a plugin host's own listener) accepts anything.
-  equal(new RouteRegistry(8, []).register("/api/rooms/leaderboard", ok(3)), "/api/rooms/leaderboard");
+  equal(new RouteRegistry(8).register("/api/rooms/leaderboard", ok(3)), "/api/rooms/leaderboard");
+});
+
+Deno.test("RouteRegistry drops routes that built-ins set later shadow, and says which", () => {
+  const r = new RouteRegistry();
+  r.register("/api/rooms/leaderboard", ok(1));
+  r.register("/api/rooms/:room/top", ok(2));
+  deepEqual(r.setBuiltins(BUILTINS), ["/api/rooms/leaderboard"]);
+  deepEqual(r.list().map((x) => x.pattern), ["/api/rooms/:room/top"]);
 });

@@ -2,7 +2,9 @@
  * The admin panel's JSON endpoints under `/admin/api/` (spec 2 §4.2: rooms
  * with state, player count and players; disband a room; kick a player; ban
  * and unban a player id). Spec 2 leaves these endpoints open; they are
- * listed in `docs/http.md`.
+ * listed in `docs/http.md`. Each action is an adapter over its operation
+ * (`src/ops`), called as the `http-admin` actor: parse → call → render,
+ * with the operation's error code mapped to an HTTP status.
  *
  * Security: a session cookie `chorus_admin` (HttpOnly, SameSite=Strict,
  * Path=/admin, Secure over https) from `POST /admin/api/login`; every
@@ -17,13 +19,14 @@ import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
+import type { Actor, OpsError, RoomInfo, UserView } from "../ops/mod.ts";
+import type { UserBan } from "../server/mod.ts";
 import { roomIdProblem } from "../protocol/mod.ts";
-import { type Room, strippedState } from "../room/mod.ts";
+import type { StrippedRoomState } from "../protocol/mod.ts";
 import { ADMIN_SECURITY_HEADERS } from "./admin_page.ts";
 import type { HttpContext, HttpEnv } from "./context.ts";
-import { jsonError, parseUserId } from "./errors.ts";
+import { jsonError, opsErrorResponse, parseUserId } from "./errors.ts";
 import { STATE_JSON } from "./json.ts";
-import { onlinePlayerCount } from "./routes_rooms.ts";
 
 /** Name of the session cookie. */
 export const ADMIN_COOKIE = "chorus_admin";
@@ -38,16 +41,16 @@ const DisconnectBody = z.object({ reason: z.string().max(200).optional() });
 
 type AdminContext = Context<HttpEnv>;
 
-/** A room as the panel shows it. */
-function roomView(room: Room) {
+/** A room as the panel shows it (from the `room.list` detail view). */
+function roomView(room: RoomInfo) {
   return {
-    name: room.id,
+    name: room.room_id,
     hidden: room.hidden,
-    state: STATE_JSON[strippedState(room)],
+    state: STATE_JSON[room.state as StrippedRoomState],
     locked: room.locked,
     cycle: room.cycle,
-    host: room.hostId ?? -1,
-    player_count: room.players.length,
+    host: room.host_id ?? -1,
+    player_count: room.player_count,
     players: room.players.map((p) => ({ id: p.id, name: p.name })),
     monitors: room.monitors.map((m) => ({ id: m.id, name: m.name })),
   };
@@ -96,7 +99,19 @@ async function body<T>(c: AdminContext, schema: z.ZodType<T>): Promise<T | Respo
 
 /** Registers the admin JSON endpoints. */
 export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
-  const { adminAuth: auth, admin, core, log } = ctx;
+  const { adminAuth: auth, ops, log } = ctx;
+  const actor = (c: AdminContext): Actor => ({ kind: "http-admin", ip: c.env?.ip ?? "unknown" });
+  /** Calls an operation; its failure becomes the HTTP error (`message` rewrites the text per code). */
+  const call = async (
+    c: AdminContext,
+    name: string,
+    args: unknown,
+    message: (e: OpsError) => string = (e) => e.message,
+  ): Promise<unknown> => {
+    const outcome = await ops.tryCall(name, args, actor(c));
+    if (outcome.ok) return outcome.value;
+    return opsErrorResponse(outcome.error, message(outcome.error));
+  };
   app.use("/admin/api/*", async (c, next) => {
     await next();
     for (const [k, v] of Object.entries(ADMIN_SECURITY_HEADERS)) c.res.headers.set(k, v);
@@ -150,17 +165,30 @@ export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
     return c.json({ ok: true });
   });
 
-  app.get("/admin/api/state", (c) =>
-    c.json({
+  app.get("/admin/api/state", async (c) => {
+    const [list, users, bans] = await Promise.all([
+      call(c, "room.list", { detail: true }),
+      call(c, "users.list", {}),
+      call(c, "player.banlist", {}),
+    ]);
+    for (const r of [list, users, bans]) if (r instanceof Response) return r;
+    return c.json({
       server_name: ctx.config.server_name,
-      player_count: onlinePlayerCount(core),
-      rooms: admin.rooms().map(roomView),
-      bans: core.bans.userBans().map((b) => ({ user_id: b.user_id, reason: b.reason, banned_at: b.banned_at })),
-    }));
-  app.post("/admin/api/rooms/:name/disband", (c) => {
+      // Players: online users of the normal category (monitors and consoles are not players).
+      player_count: (users as { users: UserView[] }).users.filter((u) => u.category === "normal").length,
+      rooms: (list as { rooms: RoomInfo[] }).rooms.map(roomView),
+      bans: (bans as { bans: UserBan[] }).bans.map((b) => ({
+        user_id: b.user_id,
+        reason: b.reason,
+        banned_at: b.banned_at,
+      })),
+    });
+  });
+  app.post("/admin/api/rooms/:name/disband", async (c) => {
     const name = c.req.param("name");
     if (roomIdProblem(name)) return jsonError(400, `invalid room name ${JSON.stringify(name)}`);
-    if (!admin.closeRoom(name)) return jsonError(404, `room not found: ${name}`);
+    const r = await call(c, "room.close", { room_id: name });
+    if (r instanceof Response) return r;
     log.info("admin disbanded a room", { room: name });
     return c.json({ ok: true });
   });
@@ -169,9 +197,13 @@ export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
     if (roomIdProblem(name)) return jsonError(400, `invalid room name ${JSON.stringify(name)}`);
     const parsed = await body(c, KickBody);
     if (parsed instanceof Response) return parsed;
-    const outcome = admin.removeFromRoom(name, parsed.user_id);
-    if (outcome === "room-not-found") return jsonError(404, `room not found: ${name}`);
-    if (outcome === "user-not-in-room") return jsonError(404, `user ${parsed.user_id} is not in room ${name}`);
+    const r = await call(
+      c,
+      "room.kick",
+      { room_id: name, user_id: parsed.user_id },
+      (e) => e.code === "USER_NOT_FOUND" ? `user ${parsed.user_id} is not in room ${name}` : e.message,
+    );
+    if (r instanceof Response) return r;
     log.info("admin kicked a player from a room", { room: name, user: parsed.user_id });
     return c.json({ ok: true });
   });
@@ -180,21 +212,29 @@ export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
     if (id === null) return jsonError(400, `invalid user id ${JSON.stringify(c.req.param("id"))}`);
     const parsed = await body(c, DisconnectBody);
     if (parsed instanceof Response) return parsed;
-    if (!admin.kickUser(id, parsed.reason ?? "")) return jsonError(404, `user ${id} not found`);
+    const r = await call(
+      c,
+      "player.kick",
+      { user_id: id, reason: parsed.reason },
+      (e) => e.code === "USER_NOT_FOUND" ? `user ${id} not found` : e.message,
+    );
+    if (r instanceof Response) return r;
     log.info("admin disconnected a user", { user: id });
     return c.json({ ok: true });
   });
   app.post("/admin/api/bans", async (c) => {
     const parsed = await body(c, BanBody);
     if (parsed instanceof Response) return parsed;
-    admin.banUser(parsed.user_id, parsed.reason ?? "");
+    const r = await call(c, "player.ban", { user_id: parsed.user_id, reason: parsed.reason });
+    if (r instanceof Response) return r;
     log.info("admin banned a user", { user: parsed.user_id });
     return c.json({ ok: true });
   });
-  app.delete("/admin/api/bans/:id", (c) => {
+  app.delete("/admin/api/bans/:id", async (c) => {
     const id = parseUserId(c.req.param("id"));
     if (id === null) return jsonError(400, `invalid user id ${JSON.stringify(c.req.param("id"))}`);
-    if (!admin.unbanUser(id)) return jsonError(404, `user ${id} is not banned`);
+    const r = await call(c, "player.unban", { user_id: id });
+    if (r instanceof Response) return r;
     log.info("admin unbanned a user", { user: id });
     return c.json({ ok: true });
   });

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { shadowingBuiltin } from "./builtin_routes.ts";
+import { type BuiltinRoutes, NO_BUILTINS } from "./builtin_routes.ts";
 import { canonicalEventName, HUB_EVENT_NAMES, type HubEventName } from "./hub.ts";
 import { normalizeRoutePath } from "./route_registry.ts";
 
@@ -87,17 +87,31 @@ export function resolveEventName(name: string): HubEventName {
 export class SseRegistry {
   readonly #streams = new Map<string, RegisteredStream>();
   readonly #limit: number;
+  #builtins: BuiltinRoutes;
 
-  /** At most `limit` streams (default 256). */
-  constructor(limit = 256) {
+  /**
+   * At most `limit` streams (default 256); `builtins` are the host's routes a
+   * stream may not shadow (the HTTP app sets them from its own routes, the
+   * profile R stream left out).
+   */
+  constructor(limit = 256, builtins: BuiltinRoutes = NO_BUILTINS) {
     this.#limit = limit;
+    this.#builtins = builtins;
+  }
+
+  /** Sets the host's routes; streams registered earlier that they shadow are removed and returned. */
+  setBuiltins(builtins: BuiltinRoutes): string[] {
+    this.#builtins = builtins;
+    const dropped = [...this.#streams.keys()].filter((path) => builtins.shadowing(path) !== null);
+    for (const path of dropped) this.#streams.delete(path);
+    return dropped;
   }
 
   /** Registers (or replaces) a stream; returns its normalized path. */
   register(spec: SseStreamSpec): string {
     const path = normalizeRoutePath(spec.path);
     if (path.includes("/:")) throw new RangeError(`Cannot register stream "${path}": streams take no path parameters`);
-    const builtin = shadowingBuiltin(path);
+    const builtin = this.#builtins.shadowing(path);
     if (builtin) {
       throw new RangeError(`Cannot register stream "${path}": the built-in route "${builtin}" answers that path first`);
     }

@@ -1,4 +1,5 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
+import { BuiltinRoutes } from "./builtin_routes.ts";
 import { resolveEventName, SseRegistry } from "./sse_registry.ts";
 
 Deno.test("resolveEventName ignores case and punctuation and knows the legacy spellings", () => {
@@ -26,7 +27,16 @@ Deno.test("SseRegistry registers, replaces, filters and removes streams", () => 
 });
 
 Deno.test("SseRegistry refuses paths a built-in route answers, except the profile R stream", () => {
-  const r = new SseRegistry();
+  // What the HTTP app passes: its routes without the profile R stream, which a plugin may replace.
+  const builtins = new BuiltinRoutes([
+    "/api/events",
+    "/api/rooms/info",
+    "/api/rooms/listen",
+    "/api/rooms/:name",
+    "/admin/**",
+  ])
+    .without("/api/rooms/listen");
+  const r = new SseRegistry(256, builtins);
   const translate = () => null;
   throws(
     () => r.register({ path: "/api/events", events: [], translate }),

@@ -11,7 +11,8 @@
  */
 
 import process from "node:process";
-import { Admin, type GameServer } from "../server/mod.ts";
+import type { ServerOps } from "../ops/mod.ts";
+import type { GameServer } from "../server/mod.ts";
 import type { Session } from "../session/session.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
@@ -34,6 +35,8 @@ export const BENCH_ID_BASE = -100_000_000;
 
 /** Dependencies of {@link runInProcessBenchmark}. */
 export interface BenchmarkDeps {
+  /** The server's operations: bench rooms are changed and closed through them. */
+  readonly ops: ServerOps;
   readonly clock: Clock;
   readonly log: Logger;
   /** Stores the report (the persistence layer), when present. */
@@ -88,6 +91,7 @@ export async function runInProcessBenchmark(
   const driver = new TelemetryDriver(clock, { fingers: o.fingers, notesPerSec: o.notesPerSec }, t0);
   const env: BenchEnv = {
     server,
+    ops: deps.ops,
     clock,
     driver,
     roundMs: o.roundSecs * 1000,
@@ -252,8 +256,7 @@ async function cleanUp(
   const limit = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, winddownMs)));
   await Promise.race([Promise.all(loops), limit]);
   clock.clearTimeout(timer);
-  const admin = new Admin(server.core);
-  for (const r of rooms) admin.closeRoom(r.id);
+  for (const r of rooms) await r.disband();
   await Promise.all(rooms.map((r) => r.close()));
   // Pipes close at once, but sessions finish on their own turn of the event loop.
   for (let i = 0; i < 100 && sessions.size; i++) await delay(clock, 10);

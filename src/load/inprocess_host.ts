@@ -8,14 +8,33 @@
  * @module
  */
 
+import type { BenchmarkRunner } from "../ops/mod.ts";
 import type { GameServer } from "../server/mod.ts";
 import { type BenchmarkDeps, runInProcessBenchmark } from "./inprocess.ts";
 import {
+  BENCHMARK_RUN_USAGE,
   BenchmarkError,
   type BenchmarkOptions,
   type BenchmarkReport,
+  describeBenchmark,
   formatBenchmarkReport,
+  parseBenchmarkArgs,
 } from "./inprocess_report.ts";
+
+/**
+ * The operations layer's benchmark (`test.run_benchmark`, console
+ * `benchmark`): this module's grammar and description around `run`.
+ */
+export function benchmarkRunner(
+  run: (options: BenchmarkOptions) => Promise<{ readonly lines: readonly string[]; readonly report?: unknown }>,
+): BenchmarkRunner {
+  return {
+    usage: BENCHMARK_RUN_USAGE,
+    parse: (words) => parseBenchmarkArgs(words),
+    describe: (plan) => describeBenchmark(plan as BenchmarkOptions),
+    run: (plan) => run(plan as BenchmarkOptions),
+  };
+}
 
 /** Runs in-process benchmarks against one server, one at a time. */
 export class InProcessBenchmarks {
@@ -51,9 +70,10 @@ export class InProcessBenchmarks {
     return run;
   }
 
-  /** The console `BenchmarkRunner`: runs, then renders the report as lines. */
-  readonly runner = async (options: Partial<BenchmarkOptions>): Promise<{ lines: string[] }> => ({
-    lines: formatBenchmarkReport(await this.run(options)),
+  /** The operations layer's `BenchmarkRunner`: runs, then renders the report as lines. */
+  readonly runner: BenchmarkRunner = benchmarkRunner(async (options) => {
+    const report = await this.run(options);
+    return { lines: formatBenchmarkReport(report), report };
   });
 
   /** Resolves once no benchmark is running (after its cleanup and report). */

@@ -2,15 +2,16 @@
  * One room of the in-process benchmark: virtual players (negative ids) whose
  * sessions run over in-memory pipes through the server's real session,
  * dispatch and room code. The chart is selected and the room made live by
- * operator transitions, so no round needs the upstream; rounds end with every
- * player aborting (bench users have no upstream records).
+ * operations (`room.set_chart` with a known length, `room.set_live`), so no
+ * round needs the upstream; rounds end with every player aborting (bench
+ * users have no upstream records).
  *
  * @module
  */
 
 import { PhiraClient } from "../client/mod.ts";
-import { adminSelectChart, setFlags } from "../room/mod.ts";
-import { applyAdmin, type GameServer } from "../server/mod.ts";
+import type { Actor, ServerOps } from "../ops/mod.ts";
+import type { GameServer } from "../server/mod.ts";
 import { tokenHash } from "../server/auth_cache.ts";
 import type { Session } from "../session/session.ts";
 import type { Clock } from "../util/clock.ts";
@@ -21,6 +22,8 @@ import type { StreamHandle, TelemetryDriver } from "./telemetry.ts";
 /** Bookkeeping shared by every virtual room. */
 export interface BenchEnv {
   readonly server: GameServer;
+  /** Room changes go through the operations layer like every operator's. */
+  readonly ops: ServerOps;
   readonly clock: Clock;
   readonly driver: TelemetryDriver;
   readonly roundMs: number;
@@ -39,6 +42,9 @@ interface Player {
   playing: boolean;
   waiter: (() => void) | null;
 }
+
+/** Who the benchmark's operations are audited as (in-process tooling: not audited). */
+const BENCH_ACTOR: Actor = { kind: "system", component: "benchmark" };
 
 /** Time allowed for a broadcast to reach a player. */
 const STATE_TIMEOUT_MS = 10_000;
@@ -114,20 +120,22 @@ export class BenchRoom {
     const [host, ...guests] = this.players;
     await this.#timed("CreateRoom", () => host!.client!.createRoom(this.id));
     await Promise.all(guests.map((p) => this.#timed("JoinRoom", () => p.client!.joinRoom(this.id))));
-    const core = this.#env.server.core;
-    const room = core.rooms.get(this.id);
-    if (!room) throw new Error(`room ${this.id} vanished after creation`);
-    // Operator transitions: no upstream chart lookup, and live so telemetry takes the relay path.
-    const selected = applyAdmin(
-      core,
-      this.id,
-      adminSelectChart(room, { id: this.#env.chart, name: "bench", durationSecs: null }, core.roomCtx()),
-    );
-    if (!selected.ok) throw new Error(`cannot select the bench chart in ${this.id}`);
-    const now = core.rooms.get(this.id);
-    if (!now || !applyAdmin(core, this.id, setFlags(now, { live: true }, core.roomCtx())).ok) {
-      throw new Error(`cannot make ${this.id} live`);
-    }
+    const { ops, chart, roundMs } = this.#env;
+    // A named chart of known length: no upstream lookup, no audio probe; live so telemetry takes the relay path.
+    const selected = await ops.tryCall("room.set_chart", {
+      room_id: this.id,
+      chart_id: chart,
+      chart_name: "bench",
+      duration_secs: roundMs / 1000,
+    }, BENCH_ACTOR);
+    if (!selected.ok) throw new Error(`cannot select the bench chart in ${this.id}: ${selected.error.message}`);
+    const live = await ops.tryCall("room.set_live", { room_id: this.id, live: true }, BENCH_ACTOR);
+    if (!live.ok) throw new Error(`cannot make ${this.id} live: ${live.error.message}`);
+  }
+
+  /** Closes the room (its players leave); false when it is gone already. */
+  async disband(): Promise<boolean> {
+    return (await this.#env.ops.tryCall("room.close", { room_id: this.id }, BENCH_ACTOR)).ok;
   }
 
   /** Rounds until stopped. */

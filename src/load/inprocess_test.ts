@@ -12,6 +12,7 @@ Deno.test("in-process benchmark plays rounds on virtual sessions, stores its rep
   const report = await drive(
     t.clock,
     runInProcessBenchmark(t.server, { durationSecs: 3, rooms: 3, playersPerRoom: 2, roundSecs: 1, stepMs: 500 }, {
+      ops: t.ops,
       clock: t.clock,
       log: t.logs.logger(),
       reportStore: { saveBenchmarkReport: (input) => stored.push(input) },
@@ -50,6 +51,7 @@ Deno.test("in-process ramp adds rooms until the CPU cap, then holds", async () =
   const report = await drive(
     t.clock,
     runInProcessBenchmark(t.server, { mode: "ramp", durationSecs: 4, rooms: 5000, cpuPercent: 90, roundSecs: 1 }, {
+      ops: t.ops,
       clock: t.clock,
       log: t.logs.logger(),
       // 30 % of a core per step until the third step, then 95 %.
@@ -70,6 +72,7 @@ Deno.test("in-process benchmark logs virtual logins at debug level only", async 
   await drive(
     t.clock,
     runInProcessBenchmark(t.server, { durationSecs: 1, rooms: 2, roundSecs: 1, stepMs: 500 }, {
+      ops: t.ops,
       clock: t.clock,
       log: t.logs.logger(),
       sampleProcess: () => ({ cpuMs: 0, rssBytes: 0 }),
@@ -91,6 +94,7 @@ Deno.test("in-process benchmark stops and cleans up when its signal is aborted",
   const report = await drive(
     t.clock,
     runInProcessBenchmark(t.server, { durationSecs: 3600, rooms: 3, roundSecs: 30, stepMs: 500 }, {
+      ops: t.ops,
       clock: t.clock,
       log: t.logs.logger(),
       signal: stop.signal,
@@ -117,13 +121,14 @@ Deno.test("InProcessBenchmarks runs one benchmark at a time and refuses once its
   const t = startTestServer({}, false);
   const stop = new AbortController();
   const host = new InProcessBenchmarks(t.server, {
+    ops: t.ops,
     clock: t.clock,
     log: t.logs.logger(),
     signal: stop.signal,
     sampleProcess: () => ({ cpuMs: 0, rssBytes: 0 }),
   });
   const options = { durationSecs: 2, rooms: 1, roundSecs: 1, stepMs: 500 };
-  const first = host.runner(options);
+  const first = host.runner.run(options);
   equal(host.running, true);
   await rejects(
     host.run(options),

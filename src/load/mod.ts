@@ -19,5 +19,5 @@ export * from "./report.ts";
 export * from "./scenario.ts";
 export * from "./stats.ts";
 export { BENCH_ID_BASE, type BenchmarkDeps, runInProcessBenchmark } from "./inprocess.ts";
-export { InProcessBenchmarks } from "./inprocess_host.ts";
+export { benchmarkRunner, InProcessBenchmarks } from "./inprocess_host.ts";
 export * from "./inprocess_report.ts";

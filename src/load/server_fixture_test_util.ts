@@ -8,6 +8,7 @@
 
 import { type Config, defaultConfig } from "../config/mod.ts";
 import { EventBus } from "../events/mod.ts";
+import { closeOps, createOps, type ServerOps } from "../ops/mod.ts";
 import { GameServer } from "../server/mod.ts";
 import { createDevApi, Upstream } from "../upstream/mod.ts";
 import { ManualClock } from "../util/clock.ts";
@@ -17,6 +18,8 @@ import { SeededRandom } from "../util/random.ts";
 /** A test server. */
 export interface TestServer {
   readonly server: GameServer;
+  /** The server's operations (what the benchmark changes rooms through). */
+  readonly ops: ServerOps;
   readonly clock: ManualClock;
   readonly port: number;
   readonly logs: LogHub;
@@ -49,12 +52,17 @@ export function startTestServer(config: Partial<Config> = {}, listen = true): Te
     bus: new EventBus(() => clock.now()),
   });
   const port = listen ? server.listen().port : 0;
+  const ops = createOps({ server });
   return {
     server,
+    ops,
     clock,
     port,
     logs,
-    close: () => drive(clock, server.shutdown()),
+    close: () => {
+      closeOps(ops);
+      return drive(clock, server.shutdown());
+    },
   };
 }
 

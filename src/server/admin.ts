@@ -1,20 +1,19 @@
 /**
- * Administrative operations shared by every operator front end (HTTP admin
- * panel, console, in-game console, local socket, plugins). Each one goes
- * through the same room transitions as player commands, so room members see
- * exactly what they would see if the affected player had acted.
+ * Operator actions on users (kick, bans, broadcasts) and, through
+ * {@link Admin.roomOps}, on rooms: the server-side path the operations layer
+ * (`src/ops`) uses for every operator front end (HTTP admin panel, console,
+ * in-game console, local socket, plugins). Room changes go through the same
+ * room transitions as player commands, so room members see exactly what they
+ * would see if the affected player had acted.
  *
  * @module
  */
 
 import type { LocalText } from "../l10n/mod.ts";
 import { canonicalIp } from "../net/mod.ts";
-import { closeRoom as closeRoomTransition, leaveRoom, type Room } from "../room/mod.ts";
+import type { Room } from "../room/mod.ts";
 import { AdminRooms } from "./admin_rooms.ts";
 import type { ServerCore, User } from "./core.ts";
-
-/** Outcome of an operation on a room member. */
-export type MemberOutcome = "ok" | "room-not-found" | "user-not-in-room";
 
 /** Operator actions on the live server. */
 export class Admin {
@@ -57,27 +56,6 @@ export class Admin {
     if (!user) return false;
     core.sendText([userId], { key: "kicked-by-admin", args: { reason: reason ? `: ${reason}` : "" } });
     this.#disconnect(user, "kick");
-    return true;
-  }
-
-  /** Takes a user out of a room but keeps them connected. */
-  removeFromRoom(roomId: string, userId: number): MemberOutcome {
-    const core = this.#core;
-    const room = core.rooms.get(roomId);
-    if (!room) return "room-not-found";
-    const user = core.users.get(userId);
-    if (!user || user.roomId !== roomId) return "user-not-in-room";
-    core.apply(room.id, leaveRoom(room, userId, core.roomCtx(), "kick"), null);
-    core.sendText([userId], { key: "removed-from-room", args: { room: roomId } });
-    return "ok";
-  }
-
-  /** Disbands a room: every member leaves with a notice, and the room is deleted even if persistent. */
-  closeRoom(roomId: string): boolean {
-    const core = this.#core;
-    const room = core.rooms.get(roomId);
-    if (!room) return false;
-    core.apply(roomId, closeRoomTransition(room, core.roomCtx()), null);
     return true;
   }
 

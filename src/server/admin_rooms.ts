@@ -1,8 +1,10 @@
 /**
- * Operator actions on rooms (spec 3 §4.2 `room …`, §4.5 `room.*`), returning
- * structured results for the console, the local socket, HTTP and plugins.
- * Each runs the room machine's operator transitions, so members see the same
- * messages a host action would produce.
+ * Operator actions on rooms (spec 3 §4.2 `room …`, §4.5 `room.*`): the one
+ * server-side path of every operator, script and plugin room change. The
+ * operations layer (`src/ops`) is its only caller; the console, OpenUDS,
+ * HTTP admin, plugin hosts and the in-process benchmark reach it through
+ * operations. Each runs the room machine's operator transitions, so members
+ * see the same messages a host action would produce.
  *
  * @module
  */
@@ -14,6 +16,8 @@ import {
   adminReady,
   adminSelectChart,
   adminStart,
+  chat,
+  closeRoom,
   createEmptyRoom,
   joinRoom,
   removeMember,
@@ -70,7 +74,7 @@ const CODE_OF: Partial<Record<MessageKey, AdminErrorCode>> = {
 };
 
 /** Applies an operator transition and turns its reply into a result. */
-export function applyAdmin(core: ServerCore, roomId: string, t: Transition): AdminResult {
+function applyAdmin(core: ServerCore, roomId: string, t: Transition): AdminResult {
   let outcome: Result<ReplyValue, LocalText> | null = null;
   core.apply(roomId, t, { reply: (r) => (outcome = r) });
   const r = outcome as Result<ReplyValue, LocalText> | null;
@@ -146,8 +150,11 @@ export class AdminRooms {
     return this.#on(id, (r) => setFlags(r, flags, this.#core.roomCtx()));
   }
 
-  /** Selects a chart; the name is looked up upstream when not given (fallback `#<id>`). */
-  async setChart(id: string, chartId: number, name?: string): Promise<AdminResult> {
+  /**
+   * Selects a chart; the name is looked up upstream when not given (fallback
+   * `#<id>`). The audio length is probed in the background unless given.
+   */
+  async setChart(id: string, chartId: number, name?: string, durationSecs?: number): Promise<AdminResult> {
     const core = this.#core;
     const room = this.#room(id);
     if ("ok" in room) return room;
@@ -164,10 +171,20 @@ export class AdminRooms {
     const result = applyAdmin(
       core,
       id,
-      adminSelectChart(now, { id: chartId, name: chartName, durationSecs: null }, core.roomCtx()),
+      adminSelectChart(now, { id: chartId, name: chartName, durationSecs: durationSecs ?? null }, core.roomCtx()),
     );
-    if (result.ok) core.resolveChartDuration(id, chartId);
+    if (result.ok && durationSecs === undefined) core.resolveChartDuration(id, chartId);
     return result;
+  }
+
+  /** Disbands a room: every member leaves with a notice, and the room is deleted even if persistent (`room close`). */
+  close(id: string): AdminResult {
+    return this.#on(id, (r) => closeRoom(r, this.#core.roomCtx()));
+  }
+
+  /** A chat message in the room as one of its members (`room.chat_send`); the caller checks who may say it. */
+  chat(id: string, userId: number, content: string): AdminResult {
+    return this.#on(id, (r) => chat(r, userId, content, this.#core.roomCtx()));
   }
 
   /** Takes a member out of the room, keeping them connected (`room kick`). */

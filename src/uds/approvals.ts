@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ApprovalQueue } from "../console/mod.ts";
+import type { ApprovalQueue } from "../ops/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 
 /** One waiting client. */

@@ -9,13 +9,13 @@
  * @module
  */
 
-import { type ConsoleRegistry, type ConsoleServices } from "../console/mod.ts";
+import type { ServerOps } from "../ops/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger, LogHub } from "../util/log.ts";
 import type { PendingApprovals } from "./approvals.ts";
-import { type OpenUdsConfig, runCommand, type UdsCall, type UdsCommand, type UdsOutcome } from "./command.ts";
 import { Feeds } from "./feeds.ts";
 import { encodeFrame, FrameError, FrameReader } from "./framing.ts";
+import type { OpenUdsConfig } from "./server.ts";
 
 /** Time a client has to send `authenticate` (the approval wait has its own limit). */
 export const AUTH_TIMEOUT_MS = 30_000;
@@ -24,12 +24,11 @@ const MAX_CLIENT_NAME = 64;
 
 /** What connections share. */
 export interface ConnectionContext {
-  readonly registry: ConsoleRegistry;
-  readonly services: ConsoleServices;
+  /** Every command is the operation of that name. */
+  readonly ops: ServerOps;
   readonly config: OpenUdsConfig;
   readonly approvals: PendingApprovals;
   readonly logs: LogHub | undefined;
-  readonly commands: ReadonlyMap<string, UdsCommand>;
   readonly clock: Clock;
   readonly log: Logger;
   /** True when `token` equals `openuds.auth_token` (constant time). */
@@ -64,7 +63,7 @@ export class UdsConnection {
   constructor(conn: Deno.Conn, ctx: ConnectionContext) {
     this.#conn = conn;
     this.#ctx = ctx;
-    this.#feeds = new Feeds(ctx.services.core.ctx.bus, ctx.logs, ctx.config.event_buffer_size, (f) => this.send(f));
+    this.#feeds = new Feeds(ctx.ops.context.core.ctx.bus, ctx.logs, ctx.config.event_buffer_size, (f) => this.send(f));
   }
 
   /** Reads and handles frames until the client goes or the connection is closed. */
@@ -204,13 +203,14 @@ export class UdsConnection {
     await this.send({
       type: "authenticated",
       session_id: this.sessionId,
-      server_version: this.#ctx.services.version,
+      server_version: this.#ctx.ops.context.version,
     }).catch(() => {});
   }
 
   /** `server.heartbeat` to every authenticated client, subscribed or not (extended.md §3.4). */
   #scheduleHeartbeat(): void {
-    const { clock, config, services } = this.#ctx;
+    const { clock, config } = this.#ctx;
+    const services = this.#ctx.ops.context;
     this.#heartbeat = clock.setTimeout(() => {
       if (this.state !== "active") return;
       this.#scheduleHeartbeat();
@@ -228,28 +228,21 @@ export class UdsConnection {
     }, config.heartbeat_interval_secs * 1000);
   }
 
+  /** A command is the operation of that name, called as this session (spec 3 §4.5 envelope). */
   async #command(frame: Frame, id: Id): Promise<void> {
     const name = typeof frame.command === "string" ? frame.command : "";
     if (!name) return this.#error(id, "INVALID_ARGUMENT", "command required");
     if (CONTROL.has(name)) return this.#control(name, isFrame(frame.params) ? frame.params : {}, id);
-    const cmd = this.#ctx.commands.get(name);
-    const { registry, services, logs, config, clock } = this.#ctx;
-    if (name !== "cli.execute") registry.inputs.record("openuds", this.sessionId!, name, clock.now());
-    if (!cmd) return this.#error(id, "UNKNOWN_COMMAND", `unknown command: ${name}`);
+    const { ops, clock } = this.#ctx;
+    // `cli.execute` is recorded by the console as the line it runs.
+    if (name !== "cli.execute") ops.context.inputs.record("openuds", this.sessionId!, name, clock.now());
     const after: (() => void)[] = [];
-    const call: UdsCall = {
-      services,
-      registry,
-      logs,
-      config,
-      sessionId: this.sessionId!,
-      connections: () => this.#ctx.authenticated(),
-      after: (fn) => after.push(fn),
-    };
-    const outcome: UdsOutcome = await runCommand(cmd, frame.params, call);
+    const outcome = await ops.tryCall(name, frame.params, { kind: "openuds", session: this.sessionId! }, {
+      defer: (fn) => after.push(fn),
+    });
     const sent = outcome.ok
-      ? this.send({ type: "response", id, ok: true, data: outcome.data })
-      : this.#error(id, outcome.code, outcome.message, outcome.extra);
+      ? this.send({ type: "response", id, ok: true, data: outcome.value })
+      : this.#error(id, outcome.error.code, outcome.error.message, outcome.error.details);
     await sent.catch(() => {});
     for (const fn of after) fn();
   }

@@ -1,7 +1,9 @@
 /**
  * OpenUDS, the local-socket API (spec 3 §4.5, §6.4; issue 7): JSON frames
- * over a Unix domain socket for operators and orchestration tools. The
- * protocol is documented in `docs/openuds.md`.
+ * over a Unix domain socket for operators and orchestration tools. Every
+ * command is the operation of that name (`src/ops`); this module is the
+ * transport, handshake, envelope and event feeds. The protocol is
+ * documented in `docs/openuds.md`.
  *
  * @module
  */
@@ -12,7 +14,5 @@ export * from "./approvals.ts";
 export * from "./events.ts";
 export * from "./queue.ts";
 export { eventFrame, Feeds, logFrame, type StreamName, STREAMS, telemetryFrame } from "./feeds.ts";
-export { type OpenUdsConfig, runCommand, type UdsCall, type UdsCommand, type UdsOutcome } from "./command.ts";
 export { AUTH_TIMEOUT_MS, type ConnectionContext, UdsConnection } from "./connection.ts";
-export { OPENUDS_API_VERSION } from "./cmd_server.ts";
 export * from "./server.ts";

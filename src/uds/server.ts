@@ -9,20 +9,27 @@
  */
 
 import { dirname } from "node:path";
-import type { ConsoleRegistry } from "../console/mod.ts";
+import type { ServerOps } from "../ops/mod.ts";
 import type { LogHub } from "../util/log.ts";
 import { PendingApprovals } from "./approvals.ts";
-import { roomCommands } from "./cmd_room.ts";
-import { peopleCommands } from "./cmd_people.ts";
-import { serverCommands } from "./cmd_server.ts";
-import type { OpenUdsConfig, UdsCommand } from "./command.ts";
 import { type ConnectionContext, UdsConnection } from "./connection.ts";
 import { encodeFrame } from "./framing.ts";
 
+/** The `openuds` configuration section (spec 3 §4.5). */
+export interface OpenUdsConfig {
+  readonly enabled: boolean;
+  readonly socket_path: string;
+  readonly auth_token: string;
+  readonly max_connections: number;
+  readonly event_buffer_size: number;
+  readonly heartbeat_interval_secs: number;
+  readonly approval_ttl_secs: number;
+}
+
 /** Dependencies of {@link startOpenUds}. */
 export interface OpenUdsDeps {
-  /** The console registry (`cli.execute`, input log) and, through it, the server. */
-  readonly registry: ConsoleRegistry;
+  /** The operations: every command is the operation of that name (`cli.execute` reaches the console). */
+  readonly ops: ServerOps;
   /** The `openuds` configuration section (read at start; changes need a restart). */
   readonly config: OpenUdsConfig;
   /** Shared with the console's `approve openuds`; made here when absent. */
@@ -39,11 +46,6 @@ export interface OpenUdsHandle {
   readonly connections: number;
   /** Stops listening, closes every client and removes the socket file. */
   close(): Promise<void>;
-}
-
-/** Every OpenUDS command by name. */
-export function udsCommands(): ReadonlyMap<string, UdsCommand> {
-  return new Map([...roomCommands(), ...peopleCommands(), ...serverCommands()].map((c) => [c.name, c]));
 }
 
 async function sha256(text: string): Promise<Uint8Array> {
@@ -75,9 +77,8 @@ async function clearSocketPath(path: string): Promise<void> {
 /** Starts the local socket API. Rejects on Windows and when the path cannot be used. */
 export async function startOpenUds(deps: OpenUdsDeps): Promise<OpenUdsHandle> {
   if (Deno.build.os === "windows") throw new Error("Cannot start OpenUDS: Unix domain sockets need a Unix platform");
-  const { config, registry } = deps;
-  const services = registry.services;
-  const { clock, log: serverLog } = services.core.ctx;
+  const { config, ops } = deps;
+  const { clock, log: serverLog } = ops.context.core.ctx;
   const log = serverLog.child({ component: "openuds" });
   const path = config.socket_path;
   await Deno.mkdir(dirname(path), { recursive: true });
@@ -89,12 +90,10 @@ export async function startOpenUds(deps: OpenUdsDeps): Promise<OpenUdsHandle> {
   const connections = new Set<UdsConnection>();
   const running = new Set<Promise<void>>();
   const ctx: ConnectionContext = {
-    registry,
-    services,
+    ops,
     config,
     approvals,
     logs: deps.logs,
-    commands: udsCommands(),
     clock,
     log,
     async tokenMatches(token) {
@@ -106,6 +105,13 @@ export async function startOpenUds(deps: OpenUdsDeps): Promise<OpenUdsHandle> {
     authenticated: () => [...connections].filter((c) => c.state === "active").length,
     closed: (c) => connections.delete(c),
   };
+  // The `openuds` section of `runtime.status`, `runtime.actors` and `server.stats` (`openuds_connections`).
+  const removeSection = ops.context.addStatusSection("openuds", () => ({
+    connections: ctx.authenticated(),
+    max_connections: config.max_connections,
+    event_buffer_size: config.event_buffer_size,
+    heartbeat_interval_secs: config.heartbeat_interval_secs,
+  }));
   const track = (p: Promise<void>) => {
     running.add(p);
     void p.finally(() => running.delete(p));
@@ -147,6 +153,7 @@ export async function startOpenUds(deps: OpenUdsDeps): Promise<OpenUdsHandle> {
     async close() {
       if (stopping) return;
       stopping = true;
+      removeSection();
       try {
         listener.close();
       } catch {

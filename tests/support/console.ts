@@ -6,18 +6,16 @@
  * @module
  */
 
-import {
-  type ConsoleDeps,
-  type ConsoleRegistry,
-  createRegistry,
-  type PersistenceQueries,
-} from "../../src/console/mod.ts";
+import { type ConsoleRegistry, createRegistry } from "../../src/console/mod.ts";
+import { closeOps, createOps, type OpsDeps, type PersistenceQueries, type ServerOps } from "../../src/ops/mod.ts";
 import { loadConfig, type LoadedConfig } from "../../src/config/mod.ts";
 import { type Harness, type HarnessOptions, startHarness } from "./harness.ts";
 
 /** A harness with a console registry. */
 export interface ConsoleHarness {
   readonly h: Harness;
+  /** The operations the registry's commands call. */
+  readonly ops: ServerOps;
   readonly registry: ConsoleRegistry;
   /** Reasons passed to the shutdown callback. */
   readonly shutdowns: string[];
@@ -40,7 +38,7 @@ export const BASE_FILE = "monitors: [9, 10]\nheartbeat_timeout: 3600\nwelcome:\n
 
 /** Starts a harness and a registry; `deps` adds optional dependencies. */
 export function startConsoleHarness(
-  options: HarnessOptions & { file?: string; deps?: Partial<ConsoleDeps> } = {},
+  options: HarnessOptions & { file?: string; deps?: Partial<OpsDeps> } = {},
 ): ConsoleHarness {
   const state = { file: options.file ?? BASE_FILE };
   const initial = loadFromText(state.file);
@@ -49,16 +47,18 @@ export function startConsoleHarness(
     config: { ...initial.config, port: 0 as unknown as number, bind_address: "127.0.0.1", ...options.config },
   });
   const shutdowns: string[] = [];
-  const registry = createRegistry({
+  const ops = createOps({
     server: h.server,
     shutdown: (reason) => shutdowns.push(reason),
     logs: h.logs,
     config: { initial, load: () => loadFromText(state.file) },
     ...options.deps,
   });
+  const registry = createRegistry(ops);
   h.server.core.cli = registry;
   const ch: ConsoleHarness = {
     h,
+    ops,
     registry,
     shutdowns,
     get file() {
@@ -71,6 +71,7 @@ export function startConsoleHarness(
     run: (line) => registry.run(line, { kind: "console" }),
     async close() {
       registry.close();
+      closeOps(ops);
       await h.close();
     },
   };
@@ -97,6 +98,11 @@ export function fakePersistence(
       round: () => Promise.resolve(null),
       roundResults: () => Promise.resolve([]),
       telemetry: () => Promise.resolve([]),
+      events: () => Promise.resolve([]),
+      roomSnapshots: () => Promise.resolve([]),
+      benchmarkReports: () => Promise.resolve([]),
+      user: () => Promise.resolve(null),
+      totalPlayers: () => Promise.resolve(0),
       ...queries,
     },
   };

@@ -10,6 +10,7 @@
 import { connect } from "../../src/client/mod.ts";
 import { defaultConfig } from "../../src/config/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "../../src/console/mod.ts";
+import { closeOps, createOps } from "../../src/ops/mod.ts";
 import { EventBus } from "../../src/events/mod.ts";
 import { GameServer } from "../../src/server/mod.ts";
 import { createDevApi, devToken, Upstream } from "../../src/upstream/mod.ts";
@@ -40,7 +41,8 @@ const alice = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });
 await alice.authenticate(devToken(100));
 
 const { promise: stopped, resolve: stop } = Promise.withResolvers<string>();
-const registry = createRegistry({ server, shutdown: stop, logs });
+const ops = createOps({ server, shutdown: stop, logs });
+const registry = createRegistry(ops);
 server.core.cli = registry;
 Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
 console.error(`ready ${port}`);
@@ -56,5 +58,6 @@ await terminal.close();
 await alice.close();
 await server.shutdown();
 registry.close();
+closeOps(ops);
 console.log(`stopped: ${reason}`);
 Deno.exit(0);

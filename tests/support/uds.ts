@@ -6,7 +6,7 @@
  */
 
 import { equal } from "node:assert/strict";
-import type { ConsoleDeps } from "../../src/console/mod.ts";
+import type { OpsDeps } from "../../src/ops/mod.ts";
 import { defaultConfig } from "../../src/config/mod.ts";
 import {
   encodeFrame,
@@ -123,7 +123,7 @@ export interface UdsHarness {
 /** Options of {@link startUdsHarness}. */
 export interface UdsHarnessOptions extends HarnessOptions {
   openuds?: Partial<OpenUdsConfig>;
-  deps?: Partial<ConsoleDeps>;
+  deps?: Partial<OpsDeps>;
 }
 
 /** The token used by token-mode tests. */
@@ -148,7 +148,7 @@ export async function startUdsHarness(o: UdsHarnessOptions = {}): Promise<UdsHar
   });
   const approvals = new PendingApprovals(c.h.clock, config.approval_ttl_secs);
   late.q = approvals;
-  const uds = await startOpenUds({ registry: c.registry, config, approvals, logs: c.h.logs });
+  const uds = await startOpenUds({ ops: c.ops, config, approvals, logs: c.h.logs });
   const clients: UdsClient[] = [];
   const connect = async () => {
     const client = new UdsClient(await Deno.connect({ transport: "unix", path }));

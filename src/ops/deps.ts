@@ -1,7 +1,7 @@
 /**
- * What the console commands need from the rest of the process. Everything
- * beyond the game server is optional: a command whose subsystem is absent
- * says so (`UNAVAILABLE`) or answers from memory, and says which.
+ * What the operations need from the rest of the process. Everything beyond
+ * the game server is optional: an operation whose subsystem is absent says
+ * so (`UNAVAILABLE`) or answers from memory, and says which.
  *
  * @module
  */
@@ -50,6 +50,36 @@ export interface StoredTelemetry {
   readonly created_at: number;
 }
 
+/** A stored domain event (the store's `events` row). */
+export interface StoredEvent {
+  /** Journal sequence; events ascend by it. */
+  readonly seq: number;
+  readonly kind: string;
+  readonly room_id: string | null;
+  readonly user_id: number | null;
+  readonly hidden: boolean;
+  readonly payload: unknown;
+  /** Unix milliseconds. */
+  readonly created_at: number;
+}
+
+/** A saved snapshot of a persistent room. */
+export interface StoredSnapshot {
+  readonly room_id: string;
+  readonly payload: unknown;
+  readonly updated_at: number;
+  readonly seq: number;
+}
+
+/** A stored benchmark report. */
+export interface StoredBenchmark {
+  readonly seq: number;
+  readonly report_id: string;
+  readonly title: string;
+  readonly report: unknown;
+  readonly created_at: number;
+}
+
 /** A journal record the store could not apply. */
 export interface StoredDeadLetter {
   /** Journal sequence of the record. */
@@ -65,7 +95,7 @@ export interface StoredDeadLetter {
 /**
  * What the console and OpenUDS read from the durable store (issue 5). The
  * persistence layer's `Persistence` object satisfies it as it is; absent in
- * memory-only mode, where commands answer from memory or say so.
+ * memory-only mode, where operations answer from memory or say so.
  */
 export interface PersistenceQueries {
   /** The `runtime persistence` report (plain JSON). */
@@ -91,24 +121,33 @@ export interface PersistenceQueries {
       kind: "touches" | "judges",
       filter?: { since?: number; limit?: number; round?: string; player?: number },
     ): Promise<readonly StoredTelemetry[]>;
+    events(filter?: { since?: number; limit?: number; kind?: string; room?: string; user?: number }): Promise<
+      readonly StoredEvent[]
+    >;
+    roomSnapshots(since?: number, limit?: number): Promise<readonly StoredSnapshot[]>;
+    benchmarkReports(limit?: number): Promise<readonly StoredBenchmark[]>;
+    /** A user who ever logged in, with the name they last used. */
+    user(id: number): Promise<{ readonly user_id: number; readonly name: string } | null>;
+    /** Players who ever logged in. */
+    totalPlayers(): Promise<number>;
   };
 }
 
-/** Options of `benchmark` (spec 3 §4.2); `src/load` `parseBenchmarkArgs` fills every field. */
-export interface BenchmarkOptions {
-  readonly mode: "fixed" | "ramp";
-  readonly durationSecs: number;
-  /** Rooms to keep (fixed) or the most to add (ramp). */
-  readonly rooms: number;
-  readonly playersPerRoom?: number;
-  readonly roundSecs?: number;
-  /** Ramp caps: process CPU (% of one core) and RSS (MB). */
-  readonly cpuPercent?: number;
-  readonly rssMb?: number;
+/**
+ * The in-process benchmark (spec 3 §4.2 `benchmark`, §4.9 `test.run_benchmark`),
+ * provided by `src/load` and injected by the process: it owns its argument
+ * grammar, so the operations layer passes the words through.
+ */
+export interface BenchmarkRunner {
+  /** The grammar of the `run` form, for help and errors. */
+  readonly usage: string;
+  /** Parses the console words (`run fixed --duration 10m`, `30 100`); throws a RangeError reading `Cannot …`. */
+  parse(words: readonly string[]): unknown;
+  /** One line saying what will run. */
+  describe(plan: unknown): string;
+  /** Runs one benchmark; rejects with a code `BUSY` (one is running) or `STOPPING` error, else resolves with the report. */
+  run(plan: unknown): Promise<{ readonly lines: readonly string[]; readonly report?: unknown }>;
 }
-
-/** Runs the in-process benchmark (issue 9, `src/load`); resolves with the rendered report. */
-export type BenchmarkRunner = (options: BenchmarkOptions) => Promise<{ readonly lines: readonly string[] }>;
 
 /** What `approve openuds` needs from the local socket (see `src/uds/approvals.ts`). */
 export interface ApprovalQueue {
@@ -126,11 +165,11 @@ export interface ConfigAccess {
   load(): LoadedConfig;
 }
 
-/** Dependencies of {@link createRegistry}. */
-export interface ConsoleDeps {
+/** Dependencies of `createOps`. */
+export interface OpsDeps {
   readonly server: GameServer;
-  /** Requests a graceful shutdown (`exit`, `quit`, OpenUDS `server.shutdown`). */
-  readonly shutdown: (reason: string) => void;
+  /** Requests a graceful shutdown (`server.shutdown`: console `exit`, OpenUDS); absent = `UNAVAILABLE`. */
+  readonly shutdown?: (reason: string) => void;
   /** Log history and level (`config reload` applies `log_level`). */
   readonly logs?: LogHub;
   readonly config?: ConfigAccess;

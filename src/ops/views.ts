@@ -212,3 +212,6 @@ export function storedRound(core: ServerCore, round: StoredRound, records: reado
     aborted: round.aborted,
   };
 }
+
+/** A room ban (`room.banlist`). */
+export type RoomBan = Room["bans"][number];

@@ -6,7 +6,7 @@
  */
 
 import { LatencyHistogram } from "../server/mod.ts";
-import type { ConsoleServices } from "./services.ts";
+import type { OpsServices } from "./services.ts";
 
 /** The `runtime` report (spec 3 §4.2): one plain-JSON object per section. */
 export interface RuntimeReport {
@@ -19,7 +19,7 @@ export interface RuntimeReport {
 }
 
 /** Builds the report; `commands` = console commands registered. */
-export function runtimeReport(s: ConsoleServices, commands: number): RuntimeReport {
+export function runtimeReport(s: OpsServices, commands: number): RuntimeReport {
   const core = s.core;
   const users = [...core.users.values()];
   const bus = core.ctx.bus;
