@@ -90,7 +90,8 @@ async function serve(
   for (const s of signals) Deno.addSignalListener(s, () => Deno.exit(EXIT.runtime));
   await app.stop();
   clearTimeout(force);
-  return EXIT.ok;
+  // Non-zero after an update installed a new binary: the supervisor starts it (spec 3 §5.4).
+  return app.exitCode();
 }
 
 async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[], port: number): Promise<number> {

@@ -9,6 +9,7 @@
  * @module
  */
 
+import denoConfig from "../deno.json" with { type: "json" };
 import { appReadiness } from "./app_health.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
@@ -28,6 +29,8 @@ import {
   snapshotProblem,
 } from "./server/mod.ts";
 import { type OpenUdsHandle, PendingApprovals, startOpenUds } from "./uds/mod.ts";
+import { EXIT_RESTART, updateOps, Updater } from "./update/mod.ts";
+import { bindWithRetry } from "./util/bind_retry.ts";
 import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
 import { Deadline } from "./util/deadline.ts";
@@ -47,6 +50,10 @@ export interface App {
   readonly ready: Promise<void>;
   /** Resolves with a reason when an operator asks the process to stop (`exit`, OpenUDS `server.shutdown`). */
   readonly stopRequested: Promise<string>;
+  /** The self-updater (spec 3 §5.4). */
+  readonly updater: Updater;
+  /** The process's exit code after `stop()`: 0, or non-zero when it stops to restart into a new binary. */
+  exitCode(): number;
   /** Graceful shutdown of everything started. */
   stop(): Promise<void>;
 }
@@ -66,6 +73,18 @@ export interface StartOptions {
    * value as a change needing a restart.
    */
   adjust?: (loaded: LoadedConfig) => LoadedConfig;
+  /**
+   * The binary self-update replaces (default: this executable when it is a compiled `chorus`, else none) and the
+   * version it counts as running (default: `deno.json`'s); tests pass a file and versions of their own.
+   */
+  update?: { readonly executable?: string | null; readonly version?: string; readonly platform?: string };
+}
+
+/** Players online for the self-update's idle rule: real users, connected or about to reconnect (not benchmarks). */
+function playersOnline(server: GameServer): number {
+  let n = 0;
+  for (const id of server.core.users.keys()) if (id > 0) n++;
+  return n;
 }
 
 /** The playtime of the durable store, in the server's terms (seconds). */
@@ -164,6 +183,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     onRoomChanged: snapshotKeeper(persistence),
   });
   const { promise: stopRequested, resolve: requestStop } = Promise.withResolvers<string>();
+  const version = options.update?.version ?? denoConfig.version;
   const approvals = new PendingApprovals(clock, config.openuds.approval_ttl_secs);
   let uds: OpenUdsHandle | null = null;
   // The operations layer: every surface (console, OpenUDS, HTTP admin) and the benchmark act through it.
@@ -185,6 +205,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       return benchmarks.runner;
     },
     startedAt: clock.now(),
+    version,
   });
   // Built after the operations, which it changes its rooms through; before the console, which reads its grammar. The
   // benchmark drives this server and stores reports in the journal. One at a time; `stop()` aborts a running one
@@ -199,10 +220,29 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   });
   const registry = createRegistry(ops);
   server.core.cli = registry;
+  // spec 3 §5.4: after installing a new binary the process stops and exits non-zero; its supervisor starts the new one.
+  let exitCode = 0;
+  const updater = new Updater({
+    config: config.update,
+    version,
+    clock,
+    log: log.child({ component: "update" }),
+    players: () => playersOnline(server),
+    executable: options.update?.executable !== undefined
+      ? options.update.executable
+      : (Deno.build.standalone ? Deno.execPath() : null),
+    ...(options.update?.platform ? { platform: options.update.platform } : {}),
+    restart: (reason) => {
+      exitCode = EXIT_RESTART;
+      requestStop(reason);
+    },
+  });
+  for (const op of updateOps(updater)) ops.register(op, "update");
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
   const ready = (async () => {
+    await updater.start();
     await persistence.open();
     await persistence.attachCore(server.core);
     const savedAdmins = persistence.getSetting("admin_game_ids");
@@ -212,7 +252,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     }
     server.core.adminIds.onChange = (ids) => persistence.setSetting("admin_game_ids", ids);
     await restoreRooms(server, persistence, config.persistent_rooms_required, log);
-    const addr = server.listen();
+    // spec 3 §5.4: the process an update replaced may still hold the ports for a moment.
+    const addr = await bindWithRetry(() => server.listen(), clock);
     log.info("game server listening", {
       address: addr.hostname,
       port: addr.port,
@@ -227,13 +268,14 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       now: () => clock.now(),
     });
     if (listen) {
-      http = startHttp({
-        server,
-        config,
-        options: { corsOrigins: config.http_cors_origins },
-        health,
-        ops,
-      }, listen);
+      http = await bindWithRetry(() =>
+        startHttp({
+          server,
+          config,
+          options: { corsOrigins: config.http_cors_origins },
+          health,
+          ops,
+        }, listen), clock);
     }
     if (config.openuds.enabled && Deno.build.os !== "windows") {
       // The server works without the local socket: a failure is logged, not fatal.
@@ -245,7 +287,13 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     if ((options.console ?? true) && config.cli_enabled) {
       terminal = startConsole({ registry, tui: options.tui ?? false, logs, logSink: sink, log });
     }
-  })();
+    // The one-time notice of the update (or rollback) that led to this process, now that it runs.
+    await updater.confirmStarted();
+  })().catch(async (error) => {
+    // A binary an update just installed that cannot start puts the previous one back for the next start.
+    await updater.startupFailed(error instanceof Error ? error.message : String(error));
+    throw error;
+  });
   ready.catch(() => {});
   return {
     server,
@@ -253,7 +301,10 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     persistence,
     ready,
     stopRequested,
+    updater,
+    exitCode: () => exitCode,
     async stop() {
+      updater.stop();
       // One budget for the whole stop (issue 3 "Lifecycle"): a step that
       // overruns it is abandoned, so the process exits within
       // graceful_shutdown_timeout whatever hangs.
