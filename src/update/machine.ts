@@ -14,6 +14,7 @@
  * @module
  */
 
+import type { UpdateErrorCode } from "./errors.ts";
 import type { Release } from "./manifest.ts";
 import { compareVersions } from "./version.ts";
 
@@ -61,15 +62,15 @@ export interface UpdateState {
 export type UpdateEvent =
   | { readonly type: "check" }
   | { readonly type: "checked"; readonly release: Release }
-  | { readonly type: "check_failed"; readonly error: string }
+  | { readonly type: "check_failed"; readonly error: string; readonly code: UpdateErrorCode }
   | { readonly type: "request"; readonly mode: Exclude<PendingMode, "auto"> }
   | { readonly type: "cancel" }
   | { readonly type: "auto"; readonly on: boolean }
   | { readonly type: "tick" }
   | { readonly type: "downloaded" }
-  | { readonly type: "download_failed"; readonly error: string }
+  | { readonly type: "download_failed"; readonly error: string; readonly code: UpdateErrorCode }
   | { readonly type: "installed" }
-  | { readonly type: "install_failed"; readonly error: string };
+  | { readonly type: "install_failed"; readonly error: string; readonly code: UpdateErrorCode };
 
 /** What the updater must do. */
 export type UpdateEffect =
@@ -79,7 +80,7 @@ export type UpdateEffect =
   | { readonly kind: "install"; readonly release: Release }
   | { readonly kind: "restart"; readonly release: Release }
   /** A pending update ended without installing (failed, refused or cancelled): callers waiting on it are told. */
-  | { readonly kind: "settled"; readonly ok: false; readonly reason: string }
+  | { readonly kind: "settled"; readonly ok: false; readonly code: UpdateErrorCode; readonly reason: string }
   | { readonly kind: "log"; readonly level: "info" | "warn" | "error"; readonly message: string };
 
 /** The environment of one step. */
@@ -146,8 +147,8 @@ function advance(state: UpdateState, ctx: StepContext, effects: UpdateEffect[]):
 }
 
 /** Ends the pending update without installing it. */
-function drop(state: UpdateState, reason: string, effects: UpdateEffect[]): UpdateState {
-  if (state.pending) effects.push({ kind: "settled", ok: false, reason });
+function drop(state: UpdateState, code: UpdateErrorCode, reason: string, effects: UpdateEffect[]): UpdateState {
+  if (state.pending) effects.push({ kind: "settled", ok: false, code, reason });
   return { ...state, pending: null };
 }
 
@@ -180,7 +181,12 @@ export function step(state: UpdateState, event: UpdateEvent, ctx: StepContext): 
       // everything else only moves forward.
       const usable = pending?.mode === "force" ? differs : newer;
       if (pending && !usable) {
-        s = drop(s, `no newer release: the manifest names ${release.version}, this is ${s.current}`, effects);
+        s = drop(
+          s,
+          "REFUSED",
+          `no newer release: the manifest names ${release.version}, this is ${s.current}`,
+          effects,
+        );
       } else if (pending) {
         s = { ...s, pending: { ...pending, release } };
       } else if (s.auto && newer) {
@@ -199,7 +205,7 @@ export function step(state: UpdateState, event: UpdateEvent, ctx: StepContext): 
       effects.push({ kind: "log", level: "warn", message: `update check failed: ${event.error}` });
       // An operator's apply/force waits for an answer; a schedule or auto update waits for the next check.
       if (s.pending && !s.pending.release && (s.pending.mode === "apply" || s.pending.mode === "force")) {
-        s = drop(s, `update check failed: ${event.error}`, effects);
+        s = drop(s, event.code, `update check failed: ${event.error}`, effects);
       }
       break;
     case "request": {
@@ -218,7 +224,7 @@ export function step(state: UpdateState, event: UpdateEvent, ctx: StepContext): 
         effects.push({ kind: "abort_download" });
         s = { ...s, phase: "idle" };
       }
-      s = drop(s, "cancelled", effects);
+      s = drop(s, "CANCELLED", "cancelled", effects);
       break;
     case "auto":
       s = { ...s, auto: event.on };
@@ -229,7 +235,7 @@ export function step(state: UpdateState, event: UpdateEvent, ctx: StepContext): 
           effects.push({ kind: "abort_download" });
           s = { ...s, phase: "idle" };
         }
-        s = drop(s, "automatic updates were turned off", effects);
+        s = drop(s, "CANCELLED", "automatic updates were turned off", effects);
       }
       break;
     case "tick":
@@ -245,7 +251,7 @@ export function step(state: UpdateState, event: UpdateEvent, ctx: StepContext): 
       effects.push({ kind: "log", level: "error", message: `update download failed: ${event.error}` });
       // Dropped whatever its mode: an automatic update is found again by the next check, so a bad artifact is
       // fetched at most once per check interval; a truncated one resumes where it stopped.
-      s = drop({ ...s, phase: "idle", lastError: event.error }, event.error, effects);
+      s = drop({ ...s, phase: "idle", lastError: event.error }, event.code, event.error, effects);
       break;
     case "installed":
       if (s.phase === "installing" && s.pending?.release) {
@@ -256,7 +262,7 @@ export function step(state: UpdateState, event: UpdateEvent, ctx: StepContext): 
     case "install_failed":
       if (s.phase !== "installing") break;
       effects.push({ kind: "log", level: "error", message: `update install failed: ${event.error}` });
-      s = drop({ ...s, phase: "idle", lastError: event.error }, event.error, effects);
+      s = drop({ ...s, phase: "idle", lastError: event.error }, event.code, event.error, effects);
       break;
   }
   return { state: advance(s, ctx, effects), effects };

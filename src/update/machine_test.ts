@@ -117,7 +117,7 @@ Deno.test("update machine: apply checks first, force ignores players, neither mo
 
   const failed = new Driver();
   failed.send({ type: "request", mode: "apply" });
-  assert.deepEqual(kinds(failed.send({ type: "check_failed", error: "HTTP 500" })), ["settled"]);
+  assert.deepEqual(kinds(failed.send({ type: "check_failed", error: "HTTP 500", code: "MANIFEST" })), ["settled"]);
   assert.equal(failed.state.lastCheck?.outcome, "failed");
 });
 
@@ -132,14 +132,14 @@ Deno.test("update machine: cancel aborts the download; failures drop the pending
 
   d.send({ type: "request", mode: "force" });
   assert.equal(d.state.phase, "downloading", "the known release is used without a second check");
-  assert.deepEqual(kinds(d.send({ type: "download_failed", error: "checksum" })), ["settled"]);
+  assert.deepEqual(kinds(d.send({ type: "download_failed", error: "checksum", code: "CHECKSUM" })), ["settled"]);
   assert.equal(d.state.lastError, "checksum");
 
   d.send({ type: "request", mode: "force" });
   d.send({ type: "downloaded" });
   assert.deepEqual(kinds(d.send({ type: "cancel" })), [], "too late once installing");
   assert.equal(d.state.phase, "installing");
-  assert.deepEqual(kinds(d.send({ type: "install_failed", error: "EACCES" })), ["settled"]);
+  assert.deepEqual(kinds(d.send({ type: "install_failed", error: "EACCES", code: "INSTALL" })), ["settled"]);
   assert.equal(d.state.phase, "idle");
 });
 

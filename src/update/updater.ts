@@ -14,7 +14,7 @@
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import { downloadRelease } from "./download.ts";
-import { UpdateError } from "./errors.ts";
+import { UpdateError, type UpdateErrorCode } from "./errors.ts";
 import {
   type ExecutableFiles,
   executableFiles,
@@ -81,6 +81,10 @@ interface Waiter {
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function codeOf(error: unknown, otherwise: UpdateErrorCode): UpdateErrorCode {
+  return error instanceof UpdateError ? error.code : otherwise;
 }
 
 /** The self-updater. */
@@ -320,7 +324,7 @@ export class Updater {
       case "fetch_manifest":
         void this.#fetchManifest().then(
           (release) => this.#dispatch({ type: "checked", release }),
-          (error) => this.#dispatch({ type: "check_failed", error: reasonOf(error) }),
+          (error) => this.#dispatch({ type: "check_failed", error: reasonOf(error), code: codeOf(error, "MANIFEST") }),
         );
         return;
       case "download": {
@@ -339,7 +343,7 @@ export class Updater {
           (error) => {
             if (this.#download?.id !== id) return; // cancelled: the machine has moved on
             this.#download = null;
-            this.#dispatch({ type: "download_failed", error: reasonOf(error) });
+            this.#dispatch({ type: "download_failed", error: reasonOf(error), code: codeOf(error, "DOWNLOAD") });
           },
         );
         return;
@@ -351,7 +355,7 @@ export class Updater {
       case "install":
         void this.#install(effect.release).then(
           () => this.#dispatch({ type: "installed" }),
-          (error) => this.#dispatch({ type: "install_failed", error: reasonOf(error) }),
+          (error) => this.#dispatch({ type: "install_failed", error: reasonOf(error), code: codeOf(error, "INSTALL") }),
         );
         return;
       case "restart": {
@@ -363,7 +367,7 @@ export class Updater {
         return;
       }
       case "settled": {
-        const error = new UpdateError(effect.reason === "cancelled" ? "CANCELLED" : "REFUSED", effect.reason);
+        const error = new UpdateError(effect.code, effect.reason);
         for (const w of this.#pendingWaiters.splice(0)) w.reject(error);
         return;
       }
