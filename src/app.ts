@@ -17,6 +17,7 @@ import { loadConfig, type LoadedConfig } from "./config/mod.ts";
 import { EventBus } from "./events/mod.ts";
 import { listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
+import { ServerMetrics } from "./metrics/mod.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
@@ -238,6 +239,16 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     },
   });
   for (const op of updateOps(updater)) ops.register(op, "update");
+  // `GET /metrics`: read at scrape time from the server's own counters (no work per message).
+  const metrics = new ServerMetrics({
+    core: server.core,
+    version,
+    persistence,
+    update: () => {
+      const s = updater.state;
+      return { available: s.latest !== null && s.lastCheck?.outcome === "newer", pending: s.pending !== null };
+    },
+  });
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
@@ -275,6 +286,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
           options: { corsOrigins: config.http_cors_origins },
           health,
           ops,
+          metrics,
         }, listen), clock);
     }
     if (config.openuds.enabled && Deno.build.os !== "windows") {
