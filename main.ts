@@ -11,6 +11,7 @@
  */
 
 import { startApp } from "./src/app.ts";
+import { reportCrashes } from "./src/reporting/mod.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
 import { suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
@@ -66,6 +67,8 @@ async function serve(
 ): Promise<number> {
   const app = startApp(loaded, { args, tui: flags.tui, console: flags.console, adjust });
   const log = app.logs.logger();
+  // With sentry_dsn set, an uncaught error is reported before the process exits.
+  reportCrashes(app.reporter, log, (code) => Deno.exit(code));
   announce(log);
   try {
     await app.ready;

@@ -18,6 +18,7 @@ import { EventBus } from "./events/mod.ts";
 import { listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
 import { ServerMetrics } from "./metrics/mod.ts";
+import { configSecrets, createErrorReporter, type ErrorReporter } from "./reporting/mod.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
@@ -51,6 +52,8 @@ export interface App {
   readonly ready: Promise<void>;
   /** Resolves with a reason when an operator asks the process to stop (`exit`, OpenUDS `server.shutdown`). */
   readonly stopRequested: Promise<string>;
+  /** Error reporting (`sentry_dsn`); reports nothing when unset. */
+  readonly reporter: ErrorReporter;
   /** The self-updater (spec 3 §5.4). */
   readonly updater: Updater;
   /** The process's exit code after `stop()`: 0, or non-zero when it stops to restart into a new binary. */
@@ -166,6 +169,17 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const sink = new ConsoleLogSink();
   const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: sink.write });
   const log = logs.logger();
+  const version = options.update?.version ?? denoConfig.version;
+  // spec 3 §2.3 `sentry_dsn`: every error-level record is reported, scrubbed of tokens and secrets; off when unset.
+  const reporter = createErrorReporter({
+    dsn: config.sentry_dsn,
+    release: `chorus@${version}`,
+    environment: config.profile.toLowerCase(),
+    serverName: config.server_name,
+    secrets: configSecrets(config),
+    clock,
+  });
+  const unfollowLogs = reporter.follow(logs);
   for (const warning of loaded.warnings) log.warn(warning);
   const upstream = new Upstream({ baseUrl: config.game_api_endpoint, clock });
   const bus = new EventBus(() => clock.now(), { log });
@@ -184,7 +198,6 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     onRoomChanged: snapshotKeeper(persistence),
   });
   const { promise: stopRequested, resolve: requestStop } = Promise.withResolvers<string>();
-  const version = options.update?.version ?? denoConfig.version;
   const approvals = new PendingApprovals(clock, config.openuds.approval_ttl_secs);
   let uds: OpenUdsHandle | null = null;
   // The operations layer: every surface (console, OpenUDS, HTTP admin) and the benchmark act through it.
@@ -314,6 +327,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     ready,
     stopRequested,
     updater,
+    reporter,
     exitCode: () => exitCode,
     async stop() {
       updater.stop();
@@ -336,6 +350,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       registry.close();
       closeOps(ops);
       await step("persistence", persistence.stop());
+      unfollowLogs();
+      await step("error reports", reporter.close(Math.min(2000, deadline.remaining())));
     },
   };
 }
