@@ -11,6 +11,7 @@
  */
 
 import { startApp } from "./src/app.ts";
+import { StopWatch } from "./src/app_stop.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
 import { suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
@@ -22,6 +23,7 @@ import {
   takeDevUpstreamPort,
   withDevUpstream,
 } from "./src/upstream/dev_command.ts";
+import { SystemClock } from "./src/util/clock.ts";
 import type { Logger } from "./src/util/log.ts";
 
 const USAGE = `Chorus — multiplayer server for Phira
@@ -56,7 +58,7 @@ interface StartFlags {
   console: boolean;
 }
 
-/** Runs until SIGINT/SIGTERM or an operator's `exit`, then shuts down gracefully. */
+/** Runs until a stop signal, the task runner's exit (`app_stop.ts`) or an operator's `exit`, then shuts down gracefully. */
 async function serve(
   loaded: LoadedConfig,
   flags: StartFlags,
@@ -67,17 +69,23 @@ async function serve(
   const app = startApp(loaded, { args, tui: flags.tui, console: flags.console, adjust });
   const log = app.logs.logger();
   announce(log);
+  // SIGINT, SIGTERM, SIGHUP (unless `sighup: ignore`) and the task runner going away (`on_orphan`), watched from the
+  // start: a signal during a slow start-up (the embedded database's creation) is a graceful stop once it is up.
+  const stops = new StopWatch({
+    sighup: loaded.config.sighup,
+    onOrphan: loaded.config.on_orphan,
+    clock: new SystemClock(),
+    log,
+  });
   try {
     await app.ready;
   } catch (error) {
     log.error(`startup failed: ${error instanceof Error ? error.message : String(error)}`);
     await app.stop().catch(() => {});
+    stops.close();
     return EXIT.runtime;
   }
-  const { promise: signalled, resolve } = Promise.withResolvers<string>();
-  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-  for (const signal of signals) Deno.addSignalListener(signal, () => resolve(signal));
-  const reason = await Promise.race([signalled, app.stopRequested]);
+  const reason = await Promise.race([stops.requested, app.stopRequested]);
   log.info("shutting down", { reason });
   // app.stop() keeps to graceful_shutdown_timeout itself (it abandons steps
   // that overrun); this is only the backstop for a stop that cannot even do
@@ -87,8 +95,9 @@ async function serve(
     log.error("shutdown did not finish in time; exiting");
     Deno.exit(EXIT.runtime);
   }, grace);
-  for (const s of signals) Deno.addSignalListener(s, () => Deno.exit(EXIT.runtime));
+  stops.onRepeat(() => Deno.exit(EXIT.runtime));
   await app.stop();
+  stops.close();
   clearTimeout(force);
   return EXIT.ok;
 }
