@@ -13,7 +13,7 @@
 import { startApp } from "./src/app.ts";
 import { StopWatch } from "./src/app_stop.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
-import { suggestFlag } from "./src/config/flags.ts";
+import { dropTaskSeparator, suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
 import { devToken, serveDevApi } from "./src/upstream/mod.ts";
 import {
@@ -143,6 +143,7 @@ function unknownOption(rest: readonly string[]): string | null {
 async function main(args: string[]): Promise<number> {
   // The load generator has its own options (--port, --duration, …): not configuration keys.
   if (args[0] === "load") return await runLoad(args.slice(1));
+  args = dropTaskSeparator(args);
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig({ args });

@@ -6,8 +6,7 @@
  * temporary directory with a clean environment.
  */
 import { equal, match, ok } from "node:assert/strict";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { mainArgs, type MainTask } from "./support/child_server.ts";
 
 /** Runs `main.ts <args>` in `cwd` with only `env` (plus what Deno needs) in its environment. */
 async function run(cwd: string, args: string[], env: Record<string, string> = {}) {
@@ -17,7 +16,7 @@ async function run(cwd: string, args: string[], env: Record<string, string> = {}
     if (value !== undefined) keep[name] = value;
   }
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: mainArgs(args[0] as MainTask, ...args.slice(1)),
     cwd,
     env: { ...keep, NO_COLOR: "1", ...env },
     clearEnv: true,

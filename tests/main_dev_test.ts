@@ -8,14 +8,12 @@
 import { equal, match, notEqual, ok } from "node:assert/strict";
 import { connect } from "../src/client/mod.ts";
 import { devToken } from "../src/upstream/mod.ts";
-import { freePort, spawnServer } from "./support/child_server.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { freePort, mainArgs, type MainTask, spawnServer } from "./support/child_server.ts";
 
 /** Runs `main.ts <args>` to completion with stdin at end of file. */
 async function run(args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: mainArgs(args[0] as MainTask, ...args.slice(1)),
     env: { NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",

@@ -130,3 +130,14 @@ export function suggestFlag(flag: string): string | null {
   }
   return best && negated ? "--no-" + best.slice(2) : best;
 }
+
+/**
+ * Drops the `--` of `deno task start -- --port 8000`. With npm that `--` separates the runner's options from the
+ * script's and is not passed on; `deno task` passes it on. Chorus takes no positional arguments, so a `--` first or
+ * right after the command means only that.
+ */
+export function dropTaskSeparator(args: readonly string[]): string[] {
+  if (args[0] === "--") return args.slice(1);
+  if (args[1] === "--" && !(args[0] ?? "-").startsWith("-")) return [args[0]!, ...args.slice(2)];
+  return [...args];
+}
