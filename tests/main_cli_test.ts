@@ -65,6 +65,30 @@ Deno.test("check-config: flag, environment and file mistakes are explained; secr
       match(lines[1]!, /^Invalid configuration: port = "x" \(from file .*bad\.yml line 1\): expected an integer/);
     });
 
+    await t.step(
+      "a misspelled secret in the file: exit 3 naming the key meant; a misspelled variable: a hint",
+      async () => {
+        await Deno.writeTextFile(`${dir}/typo.yml`, "admin_pasword: correct-horse-battery\n");
+        const r = await run(dir, ["check-config", "--config", "typo.yml"], { PM_PROT: "5" });
+        equal(r.code, 3);
+        const lines = r.stderr.trim().split("\n");
+        equal(lines.length, 2, r.stderr);
+        equal(lines[0], "! Unknown environment variable PM_PROT is ignored; did you mean PM_PORT?");
+        match(
+          lines[1]!,
+          /^Invalid configuration: Unknown configuration key "admin_pasword" \(from file .*typo\.yml line 1\): did you mean admin_password\? A misspelled secret would leave admin_password unset, so the server does not start/,
+        );
+        ok(!r.stderr.includes("correct-horse"), "the value is never shown");
+      },
+    );
+
+    await t.step("a file that does not parse: only the parse error, no unrelated warnings", async () => {
+      await Deno.writeTextFile(`${dir}/broken.yml`, "port: [1\n");
+      const r = await run(dir, ["check-config", "--config", "broken.yml"], { PM_PROFILE: "Staging" });
+      equal(r.code, 3);
+      match(r.stderr.trim(), /^Invalid configuration: cannot parse broken\.yml line \d+ column \d+: [^\n]+$/);
+    });
+
     await t.step("the normal output masks secrets and names their source", async () => {
       const secret = "s3cret-value-that-must-not-leak";
       await Deno.writeTextFile(`${dir}/ok.yml`, "port: 23456\n");

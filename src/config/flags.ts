@@ -11,6 +11,7 @@
 import { assignText, emptyLayer, isBooleanWord, type LayerResult } from "./coerce.ts";
 import { keyByFlag, type KeyInfo, LEAF_KEYS } from "./keys.ts";
 import { isSecretPath } from "./mask.ts";
+import { editDistance } from "./suggest.ts";
 import type { ConfigSource } from "./sources.ts";
 
 /** The flag naming the configuration file. */
@@ -92,21 +93,6 @@ export function parseFlags(args: readonly string[]): FlagResult {
 /** A flag name compared loosely: lower case, with `_` and `.` read as `-` (`--openuds-enabled` ≈ `--openuds.enabled`). */
 function looseName(flag: string): string {
   return flag.replace(/^--/, "").toLowerCase().replace(/[_.]/g, "-");
-}
-
-/** Edit distance counting an adjacent transposition as one edit (`prot` → `port` is 1). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 /**
