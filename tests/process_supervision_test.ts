@@ -52,8 +52,17 @@ async function withServer(
   }
 }
 
-Deno.test("SIGHUP stops the server gracefully, like SIGTERM: players told, exit 0", async () => {
-  await withServer([], false, async (server, port) => {
+Deno.test("start-up tells a newcomer where to connect; SIGHUP stops the server gracefully, like SIGTERM", async () => {
+  await withServer([], false, async (server, port, dataDir) => {
+    // What a newcomer sees: the address for Phira clients, the admin panel's state with the line that enables it,
+    // the data directory; what Production would refuse in one line, not one warning per finding.
+    const text = server.lines.join("\n");
+    ok(text.includes(`Phira clients connect to 127.0.0.1:${port}`), text);
+    ok(text.includes("HTTP is off (http_port: 0)"), text);
+    ok(text.includes(`data directory: ${dataDir} (the embedded database and the journal)`), text);
+    ok(/Development profile: fine here, but Production would refuse admin_password, service_secret_key/.test(text));
+    ok(!text.includes("refused in profile Production"), text);
+    ok(!/ WARN /.test(text), `no warnings on a default start:\n${text}`);
     const alice = await player(port);
     server.child.kill("SIGHUP");
     equal((await alice.waitForMessage("Chat", (m) => m.user === 0, 10_000)).content, NOTICE);

@@ -61,12 +61,9 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
       `Cannot start the admin panel: ${problem} (set admin_password, PM_ADMIN_PASSWORD or --admin-password)`,
     );
   }
-  if (problem) {
-    log.warn(
-      config.admin_password
-        ? `ADMIN PANEL PASSWORD IS WEAK: ${problem}; anyone can log in at /admin. Change it now.`
-        : `Admin panel disabled: ${problem} (set admin_password, PM_ADMIN_PASSWORD or --admin-password)`,
-    );
+  // Unset: the panel is off, which the start-up summary says with the line that turns it on (app_summary.ts).
+  if (problem && config.admin_password) {
+    log.warn(`ADMIN PANEL PASSWORD IS WEAK: ${problem}; anyone can log in at /admin. Change it now.`);
   }
   const options = resolveOptions(deps.options);
   const streams = deps.streams ?? new SseRegistry();
