@@ -15,11 +15,12 @@ import { StopWatch } from "./src/app_stop.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
 import { dropTaskSeparator, suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
-import { devToken, serveDevApi } from "./src/upstream/mod.ts";
+import { serveDevApi } from "./src/upstream/mod.ts";
 import {
   DEFAULT_DEV_UPSTREAM_PORT,
   DEV_UPSTREAM_PORT_OPTION,
   devEndpointNotice,
+  devGuide,
   takeDevUpstreamPort,
   withDevUpstream,
 } from "./src/upstream/dev_command.ts";
@@ -111,10 +112,7 @@ async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[], port
     console.error(`Cannot start the development upstream on 127.0.0.1:${port}: ${reason}`);
     return EXIT.runtime;
   }
-  print([
-    `development upstream: ${upstream.url}`,
-    `tokens: Alice (100) ${devToken(100)}   Bob (200) ${devToken(200)}   zh-CN (300) ${devToken(300, "zh-CN")}`,
-  ]);
+  print(devGuide(upstream.url));
   // dev always plays against the development upstream; a game_api_endpoint the user set is overridden, loudly.
   // startApp applies the override to every re-read too, so `config reload` does not report it as a change.
   const notice = devEndpointNotice(loaded, upstream.url);

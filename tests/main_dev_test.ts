@@ -42,6 +42,9 @@ Deno.test("dev --dev-upstream-port 0: free port, logged endpoint, warning for an
     ok(printed, server.lines.join("\n"));
     const [, url, upstreamPort] = printed;
     notEqual(Number(upstreamPort), 12380, "port 0 lets the OS choose");
+    // The guide to the test data: which charts exist, how record ids map to players and scores.
+    ok(server.lines.some((l) => l.startsWith("  charts: every id 1..999999 exists")), server.lines.join("\n"));
+    ok(server.lines.some((l) => l.startsWith("  records: id = player × 1000 + n is play n")));
     ok(
       server.lines.some((l) =>
         /\binfo\b/i.test(l) && l.includes(`game API endpoint is the development upstream ${url}`)
