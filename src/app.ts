@@ -33,7 +33,7 @@ import { type OpenUdsHandle, PendingApprovals, startOpenUds } from "./uds/mod.ts
 import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
 import { Deadline } from "./util/deadline.ts";
-import { type Logger, LogHub } from "./util/log.ts";
+import { type Logger, LogHub, type LogRecord } from "./util/log.ts";
 import { systemRandom } from "./util/random.ts";
 
 /** The server's version (deno.json). */
@@ -71,6 +71,8 @@ export interface StartOptions {
    * value as a change needing a restart.
    */
   adjust?: (loaded: LoadedConfig) => LoadedConfig;
+  /** Where log lines go instead of stdout (tests that provoke errors on purpose check `logs.history()`). */
+  logSink?: (line: string, record: LogRecord) => void;
 }
 
 /** The playtime of the durable store, in the server's terms (seconds). */
@@ -149,7 +151,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const { config } = loaded;
   const clock = options.clock ?? new SystemClock();
   const sink = new ConsoleLogSink();
-  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: sink.write });
+  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: options.logSink ?? sink.write });
   const log = logs.logger();
   for (const warning of loaded.warnings) log.warn(warning);
   // Development: what Production would refuse is expected here; one line, the details in check-config.

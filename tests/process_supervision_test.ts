@@ -12,6 +12,7 @@ import { connect, type PhiraClient } from "../src/client/mod.ts";
 import { LOCK_FILE } from "../src/persistence/mod.ts";
 import { devToken, serveDevApi } from "../src/upstream/mod.ts";
 import { type ChildServer, freePort, spawnServer } from "./support/child_server.ts";
+import { welcomeDone } from "./support/welcome.ts";
 
 const NOTICE = "The server is shutting down. See you soon!";
 
@@ -19,8 +20,7 @@ const NOTICE = "The server is shutting down. See you soon!";
 async function player(port: number): Promise<PhiraClient> {
   const c = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });
   await c.authenticate(devToken(100));
-  await c.waitForMessage("Chat", (m) => m.user === 0 && m.content.startsWith("Rooms whose name starts with -"));
-  c.drainEvents();
+  await welcomeDone(c);
   return c;
 }
 

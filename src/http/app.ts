@@ -8,11 +8,11 @@
  */
 
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { WEAK_PASSWORDS } from "../config/mod.ts";
 import { Admin } from "../server/mod.ts";
 import { AdminAuth } from "./admin_auth.ts";
+import { limitBody } from "./body_limit.ts";
 import { adminPageRoutes } from "./admin_page.ts";
 import { type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
 import { jsonError } from "./errors.ts";
@@ -91,7 +91,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
     log.error("HTTP handler failed", { path: c.req.path, error: String(error) });
     return jsonError(500, "internal error");
   });
-  app.use("*", bodyLimit({ maxSize: options.maxBodyBytes, onError: () => jsonError(413, "request body too large") }));
+  app.use("*", limitBody(options.maxBodyBytes, () => jsonError(413, "request body too large")));
   if (options.corsOrigins.length) {
     // Cross-origin access only when configured (spec 1 §5.7 style); never for the admin panel.
     const origin = options.corsOrigins.includes("*") ? "*" : [...options.corsOrigins];
