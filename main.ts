@@ -11,17 +11,20 @@
  */
 
 import { startApp } from "./src/app.ts";
+import { StopWatch } from "./src/app_stop.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
-import { suggestFlag } from "./src/config/flags.ts";
+import { dropTaskSeparator, suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
-import { devToken, serveDevApi } from "./src/upstream/mod.ts";
+import { serveDevApi } from "./src/upstream/mod.ts";
 import {
   DEFAULT_DEV_UPSTREAM_PORT,
   DEV_UPSTREAM_PORT_OPTION,
   devEndpointNotice,
+  devGuide,
   takeDevUpstreamPort,
   withDevUpstream,
 } from "./src/upstream/dev_command.ts";
+import { SystemClock } from "./src/util/clock.ts";
 import type { Logger } from "./src/util/log.ts";
 
 const USAGE = `Chorus — multiplayer server for Phira
@@ -56,7 +59,7 @@ interface StartFlags {
   console: boolean;
 }
 
-/** Runs until SIGINT/SIGTERM or an operator's `exit`, then shuts down gracefully. */
+/** Runs until a stop signal, the task runner's exit (`app_stop.ts`) or an operator's `exit`, then shuts down gracefully. */
 async function serve(
   loaded: LoadedConfig,
   flags: StartFlags,
@@ -67,17 +70,23 @@ async function serve(
   const app = startApp(loaded, { args, tui: flags.tui, console: flags.console, adjust });
   const log = app.logs.logger();
   announce(log);
+  // SIGINT, SIGTERM, SIGHUP (unless `sighup: ignore`) and the task runner going away (`on_orphan`), watched from the
+  // start: a signal during a slow start-up (the embedded database's creation) is a graceful stop once it is up.
+  const stops = new StopWatch({
+    sighup: loaded.config.sighup,
+    onOrphan: loaded.config.on_orphan,
+    clock: new SystemClock(),
+    log,
+  });
   try {
     await app.ready;
   } catch (error) {
     log.error(`startup failed: ${error instanceof Error ? error.message : String(error)}`);
     await app.stop().catch(() => {});
+    stops.close();
     return EXIT.runtime;
   }
-  const { promise: signalled, resolve } = Promise.withResolvers<string>();
-  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
-  for (const signal of signals) Deno.addSignalListener(signal, () => resolve(signal));
-  const reason = await Promise.race([signalled, app.stopRequested]);
+  const reason = await Promise.race([stops.requested, app.stopRequested]);
   log.info("shutting down", { reason });
   // app.stop() keeps to graceful_shutdown_timeout itself (it abandons steps
   // that overrun); this is only the backstop for a stop that cannot even do
@@ -87,8 +96,9 @@ async function serve(
     log.error("shutdown did not finish in time; exiting");
     Deno.exit(EXIT.runtime);
   }, grace);
-  for (const s of signals) Deno.addSignalListener(s, () => Deno.exit(EXIT.runtime));
+  stops.onRepeat(() => Deno.exit(EXIT.runtime));
   await app.stop();
+  stops.close();
   clearTimeout(force);
   return EXIT.ok;
 }
@@ -102,10 +112,7 @@ async function dev(loaded: LoadedConfig, flags: StartFlags, args: string[], port
     console.error(`Cannot start the development upstream on 127.0.0.1:${port}: ${reason}`);
     return EXIT.runtime;
   }
-  print([
-    `development upstream: ${upstream.url}`,
-    `tokens: Alice (100) ${devToken(100)}   Bob (200) ${devToken(200)}   zh-CN (300) ${devToken(300, "zh-CN")}`,
-  ]);
+  print(devGuide(upstream.url));
   // dev always plays against the development upstream; a game_api_endpoint the user set is overridden, loudly.
   // startApp applies the override to every re-read too, so `config reload` does not report it as a change.
   const notice = devEndpointNotice(loaded, upstream.url);
@@ -134,6 +141,7 @@ function unknownOption(rest: readonly string[]): string | null {
 async function main(args: string[]): Promise<number> {
   // The load generator has its own options (--port, --duration, …): not configuration keys.
   if (args[0] === "load") return await runLoad(args.slice(1));
+  args = dropTaskSeparator(args);
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig({ args });

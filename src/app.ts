@@ -9,12 +9,15 @@
  * @module
  */
 
+import { resolve } from "node:path";
+import denoConfig from "../deno.json" with { type: "json" };
 import { appReadiness } from "./app_health.ts";
+import { machineAddresses, startupSummary } from "./app_summary.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
-import { loadConfig, type LoadedConfig } from "./config/mod.ts";
+import { loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
 import { EventBus } from "./events/mod.ts";
-import { listenOptionsOf, startHttp } from "./http/mod.ts";
+import { adminPasswordProblem, listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
@@ -31,8 +34,11 @@ import { type OpenUdsHandle, PendingApprovals, startOpenUds } from "./uds/mod.ts
 import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
 import { Deadline } from "./util/deadline.ts";
-import { type Logger, LogHub } from "./util/log.ts";
+import { type Logger, LogHub, type LogRecord } from "./util/log.ts";
 import { systemRandom } from "./util/random.ts";
+
+/** The server's version (deno.json). */
+const VERSION: string = denoConfig.version;
 
 /** Time of the shutdown budget kept for stopping the store (its final flush). */
 const STORE_STOP_RESERVE_MS = 2000;
@@ -66,6 +72,8 @@ export interface StartOptions {
    * value as a change needing a restart.
    */
   adjust?: (loaded: LoadedConfig) => LoadedConfig;
+  /** Where log lines go instead of stdout (tests that provoke errors on purpose check `logs.history()`). */
+  logSink?: (line: string, record: LogRecord) => void;
 }
 
 /** The playtime of the durable store, in the server's terms (seconds). */
@@ -144,9 +152,12 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const { config } = loaded;
   const clock = options.clock ?? new SystemClock();
   const sink = new ConsoleLogSink();
-  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: sink.write });
+  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: options.logSink ?? sink.write });
   const log = logs.logger();
   for (const warning of loaded.warnings) log.warn(warning);
+  // Development: what Production would refuse is expected here; one line, the details in check-config.
+  const production = productionSummary(loaded.production ?? []);
+  if (production) log.info(production);
   const upstream = new Upstream({ baseUrl: config.game_api_endpoint, clock });
   const bus = new EventBus(() => clock.now(), { log });
   const persistence = new Persistence({ config, clock, log, bus });
@@ -226,15 +237,16 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       persistence: () => persistence.status(),
       now: () => clock.now(),
     });
-    if (listen) {
-      http = startHttp({
+    const httpService = listen
+      ? startHttp({
         server,
         config,
         options: { corsOrigins: config.http_cors_origins },
         health,
         ops,
-      }, listen);
-    }
+      }, listen)
+      : null;
+    http = httpService;
     if (config.openuds.enabled && Deno.build.os !== "windows") {
       // The server works without the local socket: a failure is logged, not fatal.
       uds = await startOpenUds({ ops, config: config.openuds, approvals, logs }).catch((error) => {
@@ -242,6 +254,21 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         return null;
       });
     }
+    const problem = adminPasswordProblem(config.admin_password);
+    for (
+      const line of startupSummary({
+        config,
+        version: VERSION,
+        pid: Deno.pid,
+        gamePort: addr.port,
+        httpPort: httpService?.port ?? null,
+        adminProblem: problem,
+        adminPasswordSet: (config.admin_password ?? "") !== "",
+        dataDir: resolve(config.data_dir),
+        configFile: loaded.file,
+        addresses: machineAddresses(),
+      })
+    ) log.info(line);
     if ((options.console ?? true) && config.cli_enabled) {
       terminal = startConsole({ registry, tui: options.tui ?? false, logs, logSink: sink, log });
     }

@@ -170,6 +170,14 @@ export const ConfigSchema = z.object({
   dangle_grace: key(secs(0, 3600).default(10), "Grace for a dropped player outside a round (s)."),
   playing_reconnect_grace: key(secs(0, 3600).default(15), "Grace for a dropped player during a round (s)."),
   graceful_shutdown_timeout: key(secs(0).default(15), "Wait for sessions and queues at shutdown (s)."),
+  sighup: key(
+    z.enum(["stop", "ignore"], { error: "expected stop or ignore" }).default("stop"),
+    "SIGHUP (terminal closed, SSH dropped): stop = graceful stop like SIGTERM; ignore = keep running (nohup).",
+  ),
+  on_orphan: key(
+    z.enum(["auto", "stop", "ignore"], { error: "expected auto, stop or ignore" }).default("auto"),
+    "Parent process gone, server left running: auto = stop if a task runner (deno task, npm) started it; stop; ignore.",
+  ),
   persistence_queue_capacity: key(capacity().default(2048), "Durable write queue; when full items stay journal-only."),
   persistent_rooms_required: key(bool().default(false), "Refuse to start when persistent rooms cannot be restored."),
   startup_recovery_timeout: key(secs(1).default(30), "Journal replay and recovery limit (s)."),

@@ -26,6 +26,7 @@ export const WELCOME_PLACEHOLDERS = [
   "[user_id]",
   "[player-count]",
   "[players]",
+  "[players-online]",
   "[server_name]",
   "[time]",
   "[playtime]",

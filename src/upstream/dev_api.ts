@@ -175,6 +175,9 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
 
   app.notFound((c) => jsonError(c, 404, "not found"));
 
-  const fetchFn: FetchLike = async (input, init) => await app.fetch(new Request(input, init));
+  // A Request as given is passed on as is: copying one copies its signal, and reading a served request's signal makes
+  // Deno.serve print a warning about its legacy abort behaviour.
+  const fetchFn: FetchLike = async (input, init) =>
+    await app.fetch(input instanceof Request && init === undefined ? input : new Request(input, init));
   return { app, state, fetch: fetchFn };
 }
