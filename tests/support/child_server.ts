@@ -92,8 +92,9 @@ export function spawnServer(o: ChildServerOptions): ChildServer {
     stderr: "piped",
   }).spawn();
   const { lines, waitFor, done } = watchOutput(child);
+  // The start-up summary's last line comes once start-up is complete (after HTTP and OpenUDS are up).
   const ready = Promise.race([
-    waitFor(/game server listening/),
+    waitFor(/ configuration: .*; stop with /),
     done.then(() => {
       if (!lines.some((l) => /game server listening/.test(l))) {
         throw new Error(`server did not start:\n${lines.join("\n")}`);
