@@ -20,7 +20,9 @@ import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
   type ChartDurationResolver,
+  type ConsoleRunner,
   GameServer,
+  inGameConsole,
   type PlaytimeSource,
   roomFromSnapshot,
   snapshotOf,
@@ -40,6 +42,8 @@ const STORE_STOP_RESERVE_MS = 2000;
 export interface App {
   readonly server: GameServer;
   readonly logs: LogHub;
+  /** The console's command runner (what the in-game console and OpenUDS `cli.execute` run). */
+  readonly cli: ConsoleRunner;
   /** Durable store and journal (issue 5); open once `ready` resolves. */
   readonly persistence: Persistence;
   /** Resolves once everything listens; rejects when startup fails closed. */
@@ -190,7 +194,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     reportStore: persistence,
     signal: benchmarkStop.signal,
   });
-  server.core.cli = registry;
+  // The in-game console (spec 3 §4.2) is a link of the command pipeline, attached from outside the core.
+  server.commands.use(inGameConsole(registry));
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
@@ -241,6 +246,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   return {
     server,
     logs,
+    cli: registry,
     persistence,
     ready,
     stopRequested,

@@ -43,7 +43,7 @@ export function runtimeReport(s: ConsoleServices, commands: number): RuntimeRepo
       hidden_rooms: [...core.rooms.values()].filter((r) => r.hidden).length,
       sessions: core.sessions.size,
       pending_auth: core.pendingAuth,
-      room_monitor: core.roomMonitor !== null,
+      room_monitor: s.deps.server.roomMonitor.session !== null,
       room_creation: core.switches.roomCreation,
       connections: core.switches.connections,
       admin_ids: core.adminIds.size,

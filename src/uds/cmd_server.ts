@@ -135,7 +135,7 @@ export function serverCommands(): UdsCommand[] {
         users_dangling: users.filter((u) => !u.session).length,
         rooms: core.rooms.size,
         pending_auth: core.pendingAuth,
-        room_monitor: core.roomMonitor !== null,
+        room_monitor: call.services.deps.server.roomMonitor.session !== null,
         event_subscribers: core.ctx.bus.subscriberCount,
         openuds: openudsSection(call),
       };

@@ -13,6 +13,7 @@ import {
   type PersistenceQueries,
 } from "../../src/console/mod.ts";
 import { loadConfig, type LoadedConfig } from "../../src/config/mod.ts";
+import { inGameConsole } from "../../src/server/mod.ts";
 import { type Harness, type HarnessOptions, startHarness } from "./harness.ts";
 
 /** A harness with a console registry. */
@@ -56,7 +57,7 @@ export function startConsoleHarness(
     config: { initial, load: () => loadFromText(state.file) },
     ...options.deps,
   });
-  h.server.core.cli = registry;
+  h.server.commands.use(inGameConsole(registry));
   const ch: ConsoleHarness = {
     h,
     registry,

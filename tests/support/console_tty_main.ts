@@ -11,7 +11,7 @@ import { connect } from "../../src/client/mod.ts";
 import { defaultConfig } from "../../src/config/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "../../src/console/mod.ts";
 import { EventBus } from "../../src/events/mod.ts";
-import { GameServer } from "../../src/server/mod.ts";
+import { GameServer, inGameConsole } from "../../src/server/mod.ts";
 import { createDevApi, devToken, Upstream } from "../../src/upstream/mod.ts";
 import { ManualClock } from "../../src/util/clock.ts";
 import { LogHub } from "../../src/util/log.ts";
@@ -41,7 +41,7 @@ await alice.authenticate(devToken(100));
 
 const { promise: stopped, resolve: stop } = Promise.withResolvers<string>();
 const registry = createRegistry({ server, shutdown: stop, logs });
-server.core.cli = registry;
+server.commands.use(inGameConsole(registry));
 Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
 console.error(`ready ${port}`);
 const terminal = startConsole({
