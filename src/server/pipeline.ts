@@ -114,17 +114,20 @@ export class CommandPipeline {
     };
   }
 
-  /** Runs one command through the chain. A chain in progress keeps the links it started with. */
+  /**
+   * Runs one command through the chain. A chain in progress keeps the links
+   * it started with. Each link runs at most once: `next()` always moves
+   * forward, so calling it again after the rest of the chain ran does nothing.
+   */
   run(cc: CommandContext): void | Promise<void> {
     const chain = this.#chain;
-    let reached = -1;
-    const step = (i: number): void | Promise<void> => {
-      if (i <= reached) throw new Error(`Cannot continue ${cc.cmd.type}: next() was called twice`);
-      reached = i;
-      const link = chain[i];
-      return link ? link(cc, () => step(i + 1)) : undefined;
+    let i = 0;
+    // One closure per command (not per link): the pipeline runs for every command, telemetry included.
+    const next = (): void | Promise<void> => {
+      const link = chain[i++];
+      return link === undefined ? undefined : link(cc, next);
     };
-    return step(0);
+    return next();
   }
 
   #build(): readonly CommandLink[] {
