@@ -59,6 +59,9 @@ export function runtimeReport(s: ConsoleServices, commands: number): RuntimeRepo
       published: bus.published,
       subscribers: bus.subscriberCount,
       listener_failures: bus.listenerFailures,
+      // Extensions' reliable subscribers and push deliveries with their back-pressure (queued, refused) figures.
+      reliable: bus.status().reliable,
+      deliveries: bus.status().deliveries,
     },
     schema: store
       ? { source: "persistence", version: s.deps.schemaVersion ?? null }
