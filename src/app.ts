@@ -24,6 +24,7 @@ import {
   GameServer,
   inGameConsole,
   type PlaytimeSource,
+  restoreRoom,
   roomFromSnapshot,
   snapshotOf,
   snapshotProblem,
@@ -134,7 +135,7 @@ async function restoreRooms(
       log.error(message);
       continue;
     }
-    server.core.restoreRoom(roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
+    restoreRoom(server.core, roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
     restored++;
   }
   if (restored) log.info("persistent rooms restored", { rooms: restored });

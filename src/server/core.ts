@@ -1,27 +1,27 @@
 /**
  * The server's shared state and the runtime that applies room transitions:
- * the registry of users, rooms and sessions, effect application (encode once,
- * deliver to each recipient's current session), dangling users and the
- * leave-on-disconnect path.
+ * the registry of users, rooms and sessions, and effect application (encode
+ * once, deliver to each recipient's current session). User records come and
+ * go in `presence.ts`; features attach from outside (`onEffect`, the bus,
+ * the command pipeline) instead of adding fields or cases here.
  *
  * @module
  */
 
 import type { LeaveReason } from "../events/mod.ts";
-import { type Locale, type LocalText, resolveLocale, translate } from "../l10n/mod.ts";
-import { encodeServerCommand, type Result, type ServerCommand, type UserInfo } from "../protocol/mod.ts";
+import { type Locale, type LocalText, translate } from "../l10n/mod.ts";
+import { encodeServerCommand, type Result, type ServerCommand } from "../protocol/mod.ts";
 import {
   leaveRoom,
   type ReplyValue,
   type Room,
   type RoomCtx,
-  roomData,
   type RoomEffect,
   setChartDuration,
   tick,
   type Transition,
 } from "../room/mod.ts";
-import { isRoomScoped, type Session, type SessionCategory } from "../session/session.ts";
+import { isRoomScoped, type Session } from "../session/session.ts";
 import { ObservedSet } from "../util/observed_set.ts";
 import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
@@ -46,6 +46,16 @@ export const PROGRESS_INTERVAL_SECS = 30;
 
 /** Room effects the core leaves to a feature that registers for them ({@link ServerCore.onEffect}). */
 export type ExtensionEffect = Extract<RoomEffect, { t: "monitor" }>;
+
+/** Keys read only at startup: `config reload` reports them as needing a restart. */
+const RESTART_ONLY = [
+  "port",
+  "bind_address",
+  "service_secret_key",
+  "proxy_allow_cidr",
+  "connection_rate_limit",
+  "connection_rate_window",
+] as const;
 
 /** System chat messages use user id 0 (spec 3 §4.6 `send-chat`). */
 export const SYSTEM_USER = 0;
@@ -118,15 +128,7 @@ export class ServerCore {
    */
   reloadConfig(next: GameServerConfig): string[] {
     const before = this.ctx.config;
-    const restartOnly = ([
-      "port",
-      "bind_address",
-      "service_secret_key",
-      "proxy_allow_cidr",
-      "connection_rate_limit",
-      "connection_rate_window",
-    ] as const)
-      .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
+    const restartOnly = RESTART_ONLY.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
     this.ctx = { ...this.ctx, config: next };
     return restartOnly;
   }
@@ -147,38 +149,6 @@ export class ServerCore {
         progressIntervalSecs: PROGRESS_INTERVAL_SECS,
       },
     };
-  }
-
-  /** Wire identity of a user. */
-  userInfo(user: User): UserInfo {
-    return { id: user.id, name: user.name, monitor: user.monitor };
-  }
-
-  /** Creates or refreshes a user record from an identity. */
-  upsertUser(id: number, name: string, language: string, category: SessionCategory): User {
-    let user = this.users.get(id);
-    if (!user) {
-      user = {
-        id,
-        name,
-        language,
-        locale: resolveLocale(language),
-        category,
-        roomId: null,
-        monitor: false,
-        session: null,
-        pending: null,
-        dangle: undefined,
-        firstSeen: this.ctx.clock.now(),
-      };
-      this.users.set(id, user);
-    } else {
-      user.name = name;
-      user.language = language;
-      user.locale = resolveLocale(language);
-      user.category = category;
-    }
-    return user;
   }
 
   /** Users with a live session. */
@@ -264,21 +234,6 @@ export class ServerCore {
           break;
       }
     }
-  }
-
-  /** Puts back a room restored from storage (a persistent room at startup). */
-  restoreRoom(room: Room): void {
-    if (this.rooms.has(room.id)) return;
-    this.rooms.set(room.id, room);
-    this.roomsVersion++;
-    this.ctx.bus.publish({
-      kind: "room.created",
-      room: room.id,
-      uuid: room.uuid,
-      hidden: room.hidden,
-      by: null,
-      data: roomData(room),
-    });
   }
 
   /** Cancels every room timer (shutdown). */

@@ -30,7 +30,7 @@ import type { LoginOwner, Session, SessionCategory } from "../session/session.ts
 import type { CommandContext } from "./command_context.ts";
 import type { LoginRecord } from "./context.ts";
 import { type ServerCore, SYSTEM_USER, type User } from "./core.ts";
-import { dangle } from "./presence.ts";
+import { dangle, upsertUser, userInfo } from "./presence.ts";
 import { renderWelcome } from "./welcome.ts";
 
 /** Who is logging in, as resolved by `login.ts`. */
@@ -136,7 +136,7 @@ export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | 
     // A console is its own identity: never the player's record, never their room (defect: it used to replace them).
     reply = [{ id: who.id, name: who.name, monitor: false }, null];
   } else {
-    const user = core.upsertUser(who.id, who.name, who.language, who.category);
+    const user = upsertUser(core, who.id, who.name, who.language, who.category);
     binding.user = user;
     // The login in flight owns the user now; a rollback re-arms the grace.
     core.ctx.clock.clearTimeout(user.dangle);
@@ -147,7 +147,7 @@ export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | 
     // Two new connections at once: the later one wins, the earlier login rolls back.
     if (rival && rival !== session) rival.close("replaced");
     const room = core.roomOf(user);
-    reply = [core.userInfo(user), room ? clientRoomState(room, user.id) : null];
+    reply = [userInfo(user), room ? clientRoomState(room, user.id) : null];
     if (room && room.chart && room.phase.kind !== "select") {
       // A client reconnecting into a waiting or running round learns the chart
       // only from SelectChart; without it the official client panics when the

@@ -18,6 +18,7 @@ import { LogHub } from "../util/log.ts";
 import { SeededRandom } from "../util/random.ts";
 import { dispatch } from "./commands.ts";
 import type { UpstreamApi } from "./context.ts";
+import { upsertUser } from "./presence.ts";
 import { GameServer } from "./server.ts";
 
 const idle: Transport = {
@@ -40,7 +41,7 @@ function setup(hooks: number) {
   const session = server.attach(idle, "127.0.0.1")!;
   session.login.begin();
   session.activate("normal", 100);
-  const user = server.core.upsertUser(100, "Alice", "en-US", "normal");
+  const user = upsertUser(server.core, 100, "Alice", "en-US", "normal");
   user.session = session;
   const inbound: Inbound = {
     cmd: { type: "Touches", frames: [{ time: 1, points: [] }] },

@@ -1,6 +1,6 @@
 /**
- * Presence (spec 3 §2.2, §4.1): what happens to a user when their
- * connection ends. A user whose current session closes goes offline and
+ * Presence (spec 3 §2.2, §4.1): user records are made or refreshed when a
+ * login binds them, and what happens to a user when their connection ends. A user whose current session closes goes offline and
  * dangles: in a room they keep their place for `dangle_grace` (in a Playing
  * room `playing_reconnect_grace`) and leave if they do not log in again in
  * time; outside any room they are forgotten at once (issue 3 "Heartbeat").
@@ -10,8 +10,48 @@
  * @module
  */
 
-import type { Session } from "../session/session.ts";
+import { resolveLocale } from "../l10n/mod.ts";
+import type { UserInfo } from "../protocol/mod.ts";
+import type { Session, SessionCategory } from "../session/session.ts";
 import type { ServerCore, User } from "./core.ts";
+
+/** Wire identity of a user. */
+export function userInfo(user: User): UserInfo {
+  return { id: user.id, name: user.name, monitor: user.monitor };
+}
+
+/** Creates or refreshes a user record from an identity (a login binding it). */
+export function upsertUser(
+  core: ServerCore,
+  id: number,
+  name: string,
+  language: string,
+  category: SessionCategory,
+): User {
+  let user = core.users.get(id);
+  if (!user) {
+    user = {
+      id,
+      name,
+      language,
+      locale: resolveLocale(language),
+      category,
+      roomId: null,
+      monitor: false,
+      session: null,
+      pending: null,
+      dangle: undefined,
+      firstSeen: core.ctx.clock.now(),
+    };
+    core.users.set(id, user);
+  } else {
+    user.name = name;
+    user.language = language;
+    user.locale = resolveLocale(language);
+    user.category = category;
+  }
+  return user;
+}
 
 /** A session closed: if it was its user's current one, the user goes offline and dangles. */
 export function sessionClosed(core: ServerCore, session: Session): void {

@@ -1,12 +1,13 @@
 /**
  * One client connection (spec 3 §4.1 rules 2–3): reads the version byte and
- * frames, answers `Ping` at once, runs every other command strictly in order
- * through its own bounded mailbox, and writes through its own bounded
- * {@link OutboundQueue}.
+ * frames (`frame_reader.ts`), answers `Ping` at once, runs every other
+ * command strictly in order through its own bounded {@link Mailbox}, and
+ * writes through its own bounded {@link OutboundQueue}.
  *
- * It also models what the official client believes (protocol.md §5.5) and
- * refuses, with a counter, to send what would crash it: a reply nobody asked
- * for, or room-scoped state while the client has no room.
+ * It also models what the official client believes (protocol.md §5.5,
+ * `client_model.ts`) and refuses, with a counter, to send what would crash
+ * it: a reply nobody asked for, or room-scoped state while the client has no
+ * room.
  *
  * Its login lifecycle (spec 3 §3.2) is the pure machine of
  * `login_machine.ts`, driven by {@link SessionLogin} (`session.login`):
@@ -25,7 +26,9 @@ import {
 } from "../protocol/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
+import { inRoomAfterReply } from "./client_model.ts";
 import { readFrames } from "./frame_reader.ts";
+import { Mailbox } from "./mailbox.ts";
 import { PRE_AUTH_LIMITS } from "./login_machine.ts";
 import { OutboundQueue } from "./outbound.ts";
 import { SessionLogin } from "./session_login.ts";
@@ -50,13 +53,7 @@ export type {
   Transport,
 } from "./session_types.ts";
 
-const ROOM_SCOPED_MESSAGES = new Set(["LockRoom", "CycleRoom", "LeaveRoom"]);
-
-/** Commands the official client only accepts while it has room state (protocol.md §5.5). */
-export function isRoomScoped(cmd: ServerCommand): boolean {
-  return cmd.type === "ChangeState" || cmd.type === "ChangeHost" ||
-    (cmd.type === "Message" && ROOM_SCOPED_MESSAGES.has(cmd.message.type));
-}
+export { isRoomScoped } from "./client_model.ts";
 
 /** One client connection. */
 export class Session {
@@ -81,10 +78,7 @@ export class Session {
   #clock: Clock;
   #hooks: SessionHooks;
   #heartbeatMs: number;
-  #mailbox: Inbound[] = [];
-  #mailboxLimit: number;
-  #processing = false;
-  #spaceWaiter: (() => void) | null = null;
+  readonly #mailbox: Mailbox;
   #outstanding = new Map<ServerCommandType, number>();
   #resolveDone!: (reason: CloseReason) => void;
   #closeReason: CloseReason | null = null;
@@ -99,7 +93,7 @@ export class Session {
     this.#hooks = hooks;
     this.#clock = options.clock;
     this.#heartbeatMs = options.heartbeatTimeoutMs;
-    this.#mailboxLimit = options.mailboxLimit ?? 64;
+    this.#mailbox = new Mailbox(this, hooks, options.mailboxLimit ?? 64);
     this.lastReceived = options.clock.monotonic();
     this.done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.outbound = new OutboundQueue(transport, options.outbound, (reason, error) => {
@@ -158,10 +152,7 @@ export class Session {
   async run(): Promise<void> {
     const end = await readFrames(this.#transport, {
       open: () => this.open,
-      room: () =>
-        this.#mailbox.length < this.#mailboxLimit
-          ? null
-          : new Promise<void>((resolve) => (this.#spaceWaiter = resolve)),
+      room: () => this.#mailbox.room(),
       frame: (payload) => this.#receive(payload),
     });
     switch (end.why) {
@@ -199,31 +190,6 @@ export class Session {
     // the relay can reuse them instead of encoding again.
     const raw = cmd.type === "Touches" || cmd.type === "Judges" ? payload.slice(0, reader.pos) : EMPTY;
     this.#mailbox.push({ cmd, raw, receivedAt });
-    if (!this.#processing) void this.#process();
-  }
-
-  async #process(): Promise<void> {
-    this.#processing = true;
-    try {
-      while (this.open && this.#mailbox.length) {
-        const inbound = this.#mailbox.shift()!;
-        if (this.#spaceWaiter && this.#mailbox.length < this.#mailboxLimit) {
-          const wake = this.#spaceWaiter;
-          this.#spaceWaiter = null;
-          wake();
-        }
-        try {
-          await this.#hooks.handle(this, inbound);
-        } catch (error) {
-          this.log.error("command handler failed", {
-            command: inbound.cmd.type,
-            error: error instanceof Error ? error.stack ?? error.message : String(error),
-          });
-        }
-      }
-    } finally {
-      this.#processing = false;
-    }
   }
 
   /** Number of requests of a reply type still waiting for their reply. */
@@ -244,12 +210,7 @@ export class Session {
       return 0;
     }
     this.#outstanding.set(cmd.type, pending - 1);
-    const result = "result" in cmd ? (cmd.result as { ok: boolean; value?: unknown }) : null;
-    if (result?.ok) {
-      if (cmd.type === "CreateRoom" || cmd.type === "JoinRoom") this.clientInRoom = true;
-      else if (cmd.type === "LeaveRoom") this.clientInRoom = false;
-      else if (cmd.type === "Authenticate") this.clientInRoom = (result.value as [unknown, unknown])[1] !== null;
-    }
+    this.clientInRoom = inRoomAfterReply(cmd, this.clientInRoom);
     return this.#write(encodeServerCommand(cmd));
   }
 
@@ -291,16 +252,13 @@ export class Session {
     this.#closeReason = reason;
     // A login not yet Active is rolled back first (binding cleared, compensation).
     this.login.closed();
-    this.#mailbox = [];
+    this.#mailbox.clear();
     this.outbound.close();
     try {
       this.#transport.close();
     } catch {
       // Already closed by the peer.
     }
-    const wake = this.#spaceWaiter;
-    this.#spaceWaiter = null;
-    wake?.();
     this.#hooks.closed(this, reason);
     this.#resolveDone(reason);
   }
