@@ -1,7 +1,7 @@
 /**
  * Builds the registry with every built-in console command (spec 3 §4.2).
  * `main.ts` makes one and hands it to every front end: the terminal console
- * or terminal UI, the in-game console (`core.cli`) and OpenUDS.
+ * or terminal UI, the in-game console (a link of the command pipeline) and OpenUDS.
  *
  * @module
  */

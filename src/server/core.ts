@@ -44,8 +44,11 @@ export const FALLBACK_DURATION_SECS = 10000;
 /** Progress notices to late joiners, every 30 s (spec 3 §8). */
 export const PROGRESS_INTERVAL_SECS = 30;
 
-/** Room effects the core leaves to a feature that registers for them ({@link ServerCore.onEffect}). */
-export type ExtensionEffect = Extract<RoomEffect, { t: "monitor" }>;
+/** The room effects the core applies itself; any other kind is a feature's ({@link ServerCore.onEffect}). */
+type CoreEffect = Extract<RoomEffect, { t: "send" | "text" | "reply" | "membership" | "event" | "resolve-duration" }>;
+
+/** Room effects the core leaves to a feature that registers for them (today the room monitor's `monitor`). */
+export type ExtensionEffect = Exclude<RoomEffect, CoreEffect>;
 
 /** Keys read only at startup: `config reload` reports them as needing a restart. */
 const RESTART_ONLY = [
@@ -226,12 +229,12 @@ export class ServerCore {
         case "event":
           this.ctx.bus.publish(effect.event);
           break;
-        case "monitor":
-          this.#effectHandlers.get(effect.t)?.(effect);
-          break;
         case "resolve-duration":
           if (t.room) this.resolveChartDuration(t.room.id, effect.chart);
           break;
+        default:
+          // Not the core's: the feature that registered for this kind applies it (dropped when none did).
+          this.#effectHandlers.get(effect.t)?.(effect);
       }
     }
   }
