@@ -34,7 +34,6 @@ import { OutboundQueue } from "./outbound.ts";
 import { SessionLogin } from "./session_login.ts";
 import type {
   CloseReason,
-  Inbound,
   SessionCategory,
   SessionHooks,
   SessionOptions,
