@@ -24,8 +24,11 @@ import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
   type ChartDurationResolver,
+  type ConsoleRunner,
   GameServer,
+  inGameConsole,
   type PlaytimeSource,
+  restoreRoom,
   roomFromSnapshot,
   snapshotOf,
   snapshotProblem,
@@ -47,6 +50,8 @@ const STORE_STOP_RESERVE_MS = 2000;
 export interface App {
   readonly server: GameServer;
   readonly logs: LogHub;
+  /** The console's command runner (what the in-game console and OpenUDS `cli.execute` run). */
+  readonly cli: ConsoleRunner;
   /** Durable store and journal (issue 5); open once `ready` resolves. */
   readonly persistence: Persistence;
   /** Resolves once everything listens; rejects when startup fails closed. */
@@ -139,7 +144,7 @@ async function restoreRooms(
       log.error(message);
       continue;
     }
-    server.core.restoreRoom(roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
+    restoreRoom(server.core, roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
     restored++;
   }
   if (restored) log.info("persistent rooms restored", { rooms: restored });
@@ -209,7 +214,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     signal: benchmarkStop.signal,
   });
   const registry = createRegistry(ops);
-  server.core.cli = registry;
+  // The in-game console (spec 3 §4.2) is a link of the command pipeline, attached from outside the core.
+  server.commands.use(inGameConsole(registry));
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
@@ -277,6 +283,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   return {
     server,
     logs,
+    cli: registry,
     persistence,
     ready,
     stopRequested,

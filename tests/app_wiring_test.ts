@@ -23,7 +23,7 @@ async function start(config: Config, quiet = false): Promise<App> {
 
 /** Runs a console command on the app's registry (the one `approve openuds` lives in). */
 function run(app: App, line: string): Promise<CommandOutcome> {
-  const registry = app.server.core.cli as unknown as {
+  const registry = app.cli as unknown as {
     run(line: string, actor: { kind: "console" }): Promise<CommandOutcome>;
   };
   return registry.run(line, { kind: "console" });

@@ -35,7 +35,7 @@ function configYaml(o: { port: number; dataDir: string; serverName: string; logL
 
 /** Runs a console command on the app's registry. */
 function run(app: App, line: string): Promise<CommandOutcome> {
-  const registry = app.server.core.cli as unknown as {
+  const registry = app.cli as unknown as {
     run(line: string, actor: { kind: "console" }): Promise<CommandOutcome>;
   };
   return registry.run(line, { kind: "console" });
