@@ -13,7 +13,7 @@ import { appReadiness } from "./app_health.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
 import { loadConfig, type LoadedConfig } from "./config/mod.ts";
-import { EventBus } from "./events/mod.ts";
+import { EventBus, logRoomEvents } from "./events/mod.ts";
 import { listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
@@ -148,6 +148,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   for (const warning of loaded.warnings) log.warn(warning);
   const upstream = new Upstream({ baseUrl: config.game_api_endpoint, clock });
   const bus = new EventBus(() => clock.now(), { log });
+  // Room lifecycle lines for the companion room service, which follows this log (spec 2 §4.4).
+  const stopRoomLog = logRoomEvents(bus, log);
   const persistence = new Persistence({ config, clock, log, bus });
   const server = new GameServer({
     config,
@@ -262,6 +264,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);
       await step("game server", server.shutdown({ budgetMs: Math.max(0, deadline.remaining() - reserve) }));
       registry.close();
+      stopRoomLog();
       await step("persistence", persistence.stop());
     },
   };
