@@ -77,6 +77,8 @@ export const CompanionsConfigSchema = z.strictObject({
     port: port(8080),
     static_dir: nonEmpty().nullable().default(null),
     title: nonEmpty().default("Chorus"),
+    /** Behind a reverse proxy on the same host: take the caller's address from `X-Forwarded-For`. */
+    trust_forwarded_for: z.boolean().default(false),
   }).prefault({}),
   user_manager: z.strictObject({
     ...base,
