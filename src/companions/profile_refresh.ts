@@ -72,6 +72,13 @@ export class ProfileRefresher {
     await this.#running;
   }
 
+  /** Looks for due users now (a user was just registered or bound to another game account). */
+  nudge(): void {
+    if (this.#stopped || this.#running) return;
+    this.#clock.clearTimeout(this.#timer);
+    this.#schedule(0);
+  }
+
   #schedule(ms: number): void {
     if (this.#stopped) return;
     this.#timer = this.#clock.setTimeout(() => {

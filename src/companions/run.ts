@@ -153,6 +153,13 @@ export async function startCompanions(config: CompanionsConfig, deps: Companions
         log.warn("user_manager has no role password hashes: the admin endpoints refuse everyone");
       }
       const tracker = room?.tracker;
+      const refresher = new ProfileRefresher({
+        store,
+        upstream,
+        clock,
+        log: log.child({ service: "user_manager" }),
+        policy: um,
+      });
       userManager = userManagerApp({
         store,
         hasher,
@@ -166,13 +173,7 @@ export async function startCompanions(config: CompanionsConfig, deps: Companions
         clock,
         log: log.child({ service: "user_manager" }),
         lockout: um.lockout,
-      });
-      const refresher = new ProfileRefresher({
-        store,
-        upstream,
-        clock,
-        log: log.child({ service: "user_manager" }),
-        policy: um,
+        onBound: () => refresher.nudge(),
       });
       refresher.start();
       cleanup.push(() => refresher.stop());

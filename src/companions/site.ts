@@ -111,7 +111,15 @@ export function siteApp(d: SiteDeps): Hono<CompanionEnv> {
     if (!svc) return failure(503, `The ${what} service is not running here`);
     const url = new URL(req.url);
     url.pathname = path;
-    const res = await svc.fetch(new Request(url, req), { ip });
+    // Method, headers and body only: copying the whole request would tie the inner one to the outer's abort signal.
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const inner = new Request(url, {
+      method: req.method,
+      headers: req.headers,
+      body: hasBody ? req.body : null,
+      ...(hasBody ? { duplex: "half" } : {}),
+    } as RequestInit);
+    const res = await svc.fetch(inner, { ip });
     return req.method === "HEAD" ? new Response(null, { status: res.status, headers: res.headers }) : res;
   };
 

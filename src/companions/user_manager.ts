@@ -28,6 +28,8 @@ export interface UserManagerDeps {
   readonly clock: Clock;
   readonly log: Logger;
   readonly lockout: LockoutPolicy;
+  /** Called when a user's game account was bound or changed (the profile refresh looks at once). */
+  readonly onBound?: () => void;
 }
 
 /** Most users one batch may touch. */
@@ -95,7 +97,9 @@ export function userManagerApp(d: UserManagerDeps): Hono<CompanionEnv> {
       full = { ...patch, game_name: found.name ?? "" };
     }
     const result = await d.store.update(id, await hashPatch(full));
-    return typeof result === "string" ? CONFLICT_TEXT[result] : result;
+    if (typeof result === "string") return CONFLICT_TEXT[result];
+    if (patch.game_id !== undefined) d.onBound?.();
+    return result;
   };
 
   app.post("/register", (c) =>
@@ -121,6 +125,7 @@ export function userManagerApp(d: UserManagerDeps): Hono<CompanionEnv> {
       }, now());
       if (typeof row === "string") return refuse(CONFLICT_TEXT[row]);
       d.log.info("user registered", { user: row.game_id, id: row.id });
+      d.onBound?.();
       return success("Registration successful", { user: publicUser(row) });
     }));
 
