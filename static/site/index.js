@@ -3,7 +3,11 @@
 
 document.addEventListener("DOMContentLoaded", async () => {
   const text = document.getElementById("user-total-text");
-  document.getElementById("register-open").addEventListener("click", () => Site.openLogin("register"));
+  const register = document.getElementById("register-open");
+  register.addEventListener("click", () => Site.openLogin("register"));
+  const showRegister = (user) => register.classList.toggle("hidden", !!user);
+  showRegister(Site.currentUser());
+  document.addEventListener("chorus:user", (e) => showRegister(e.detail));
   const total = await Site.getJson("/usertotal");
   if (total && typeof total.total_users === "number") {
     text.replaceChildren(

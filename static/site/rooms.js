@@ -45,6 +45,13 @@
     document.getElementById("cover-dialog").showModal();
   }
 
+  const STATES = {
+    selecting_chart: "Choosing a chart",
+    waiting_for_ready: "Getting ready",
+    playing: "Playing",
+    unknown: "—",
+  };
+
   function row(room) {
     const host = room.host_id === null ? Site.el("span", { class: "muted", text: "—" }) : Site.el("a", {
       href: `${site.game_site_url}/user/${room.host_id}`,
@@ -66,6 +73,7 @@
       Site.el("td", { class: "room-name", text: room.name }),
       Site.el("td", { class: "room-host" }, host),
       Site.el("td", { class: "room-count", text: String(room.user_count) }),
+      Site.el("td", { class: `room-state ${room.state_code}`, text: STATES[room.state_code] || room.state }),
       Site.el("td", { class: "room-cycle", text: room.cycle ? "Yes" : "No" }),
       chartCell,
       coverCell,
