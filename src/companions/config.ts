@@ -179,6 +179,8 @@ export function parseCompanionsConfig(raw: unknown, source = "configuration"): C
       const key = issue.path.map(String).join(".") || "(top level)";
       const message = issue.code === "unrecognized_keys"
         ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`
+        : issue.code === "invalid_key"
+        ? "invalid alias: expected [a-z][a-z0-9_-]{0,31}"
         : issue.message;
       return `  ${key}: ${message}`;
     });
