@@ -30,7 +30,8 @@ export type LogEvent =
   | { t: "chart"; room?: string; user?: number; chart: number; chartName?: string }
   | { t: "cycle"; room: string; cycle: boolean }
   | { t: "lock"; room: string; lock: boolean }
-  | { t: "name"; user: number; name: string };
+  | { t: "name"; user: number; name: string }
+  | { t: "reset" };
 
 /** A parsed line: its events and its time when the line carries one. */
 export interface ParsedLine {
@@ -107,6 +108,8 @@ function chorusEvents(msg: string, f: (k: string) => unknown): LogEvent[] {
   const user = int(f("user"));
   const name = typeof f("name") === "string" ? f("name") as string : undefined;
   const named = name === undefined ? {} : { name };
+  // The server stopped: its rooms are gone (persistent ones come back with `room created` at the next start).
+  if (msg === "game server stopped") return [{ t: "reset" }];
   if (!room) return [];
   switch (msg) {
     case "room created": {

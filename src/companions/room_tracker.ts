@@ -117,6 +117,10 @@ export class RoomTracker {
         if (this.userRoom.get(ev.user) === name) this.userRoom.delete(ev.user);
         return this.#name(ev.user, ev.name);
       }
+      case "reset":
+        this.rooms.clear();
+        this.userRoom.clear();
+        return false;
       case "delete": {
         const room = this.rooms.get(ev.room);
         if (room) this.#drop(room);

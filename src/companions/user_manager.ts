@@ -75,7 +75,11 @@ export function userManagerApp(d: UserManagerDeps): Hono<CompanionEnv> {
   const checkUser = async (ip: string, user: UserRow | null, password: unknown): Promise<Response | null> => {
     const locked = logins.lockedFor(ip, now());
     if (locked) return failure(429, lockedMessage(locked), { "retry-after": String(Math.ceil(locked / 1000)) });
-    if (!user) return null;
+    if (!user) {
+      // An unknown name counts as a failure too, so names cannot be probed without limit.
+      logins.fail(ip, now());
+      return null;
+    }
     const ok = typeof password === "string" && password.length <= MAX_PASSWORD_LENGTH &&
       await d.hasher.verify(user.password, password);
     if (ok) {

@@ -97,10 +97,14 @@ Deno.test("user_manager login returns the user without password or hash; wrong p
       "image_url",
       "name",
     ]);
-    deepEqual(await post("/login", { name: "nobody", password: "x" }), {
+    deepEqual(await post("/login", { name: "nobody", password: "x" }, "192.0.2.5"), {
       status: 404,
       body: { status: "error", message: "Username not found" },
     });
+    // Unknown names count as failures too: names cannot be probed without limit.
+    equal((await post("/login", { name: "nobody2", password: "x" }, "192.0.2.5")).status, 404);
+    equal((await post("/login", { name: "nobody3", password: "x" }, "192.0.2.5")).status, 404);
+    equal((await post("/login", { name: "alice", password: "hunter22" }, "192.0.2.5")).status, 429);
     equal((await post("/login", { name: "alice", password: "wrong1" })).body.message, "Incorrect password");
     equal((await post("/login", { name: "alice", password: "wrong2" })).status, 401);
     equal((await post("/login", { name: "alice", password: "wrong3" })).status, 401);
