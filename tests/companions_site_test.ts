@@ -149,8 +149,14 @@ Deno.test("companion site: pages, routed calls and the services agree with a liv
   }
 });
 
-Deno.test("companion site: a service switched off answers 503 on its paths", async () => {
-  const s = await startCompanionsStack({ command: { enabled: false }, room: { enabled: false } });
+Deno.test("companion site: a service switched off answers 503 on its paths; other pages from site.static_dir", async () => {
+  const pages = await Deno.makeTempDir({ prefix: "chorus-pages-" });
+  await Deno.writeTextFile(`${pages}/index.html`, "<!doctype html><title>restyled</title>");
+  const s = await startCompanionsStack({
+    command: { enabled: false },
+    room: { enabled: false },
+    site: { port: 0, static_dir: pages },
+  });
   try {
     equal(s.companions.ports.command, undefined);
     deepEqual((await get(`${s.site}/postadmin/execute`, { method: "POST", body: "cmd=status" })).body, {
@@ -160,7 +166,14 @@ Deno.test("companion site: a service switched off answers 503 on its paths", asy
     equal((await get(`${s.site}/roomsjson`)).status, 503);
     // Without the room service the total comes from the user manager.
     deepEqual((await get(`${s.site}/usertotal`)).body, { status: "success", total_users: 0 });
+    equal(
+      (await get(`${s.site}/`)).body,
+      "<!doctype html><title>restyled</title>",
+      "site.static_dir serves other pages",
+    );
+    equal((await get(`${s.site}/rooms.html`)).status, 500, "a page missing there is an error, not a fallback");
   } finally {
     await s.close();
+    await Deno.remove(pages, { recursive: true });
   }
 });

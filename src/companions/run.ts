@@ -10,6 +10,7 @@
  */
 
 import type { Hono } from "hono";
+import { pathToFileURL } from "node:url";
 import { type Db, openDb } from "../db/mod.ts";
 import { Upstream } from "../upstream/mod.ts";
 import { type Clock, SystemClock } from "../util/clock.ts";
@@ -229,7 +230,7 @@ export async function startCompanions(config: CompanionsConfig, deps: Companions
         "site",
         siteApp({
           staticDir: config.site.static_dir
-            ? new URL(`file://${await Deno.realPath(config.site.static_dir)}/`)
+            ? pathToFileURL(`${await Deno.realPath(config.site.static_dir)}/`)
             : deps.staticDir ?? DEFAULT_STATIC_DIR,
           title: config.site.title,
           gameSiteUrl: config.game_site_url,
