@@ -16,7 +16,7 @@ import { machineAddresses, startupSummary } from "./app_summary.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
 import { loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
-import { EventBus } from "./events/mod.ts";
+import { EventBus, logRoomEvents } from "./events/mod.ts";
 import { adminPasswordProblem, listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
@@ -165,6 +165,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   if (production) log.info(production);
   const upstream = new Upstream({ baseUrl: config.game_api_endpoint, clock });
   const bus = new EventBus(() => clock.now(), { log });
+  // Room lifecycle lines for the companion room service, which follows this log (spec 2 §4.4).
+  const stopRoomLog = logRoomEvents(bus, log);
   const persistence = new Persistence({ config, clock, log, bus });
   const server = new GameServer({
     config,
@@ -306,6 +308,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       await step("game server", server.shutdown({ budgetMs: Math.max(0, deadline.remaining() - reserve) }));
       registry.close();
       closeOps(ops);
+      stopRoomLog();
       await step("persistence", persistence.stop());
     },
   };

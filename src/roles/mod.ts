@@ -11,6 +11,7 @@
  */
 
 import { checkConfig } from "./check_config.ts";
+import { companionsRole } from "./companions.ts";
 import { dev } from "./dev.ts";
 import { loadRole } from "./load.ts";
 import { dropTaskSeparator } from "../config/flags.ts";
@@ -27,6 +28,7 @@ const SERVER_ROLES: readonly ServerRole[] = [start, checkConfig, dev] as ServerR
 export const ROLES: readonly Role[] = [
   ...SERVER_ROLES.map((r) => asRole(r, () => SERVER_ROLES, usage)),
   loadRole,
+  companionsRole,
 ];
 
 /** `chorus help`. */

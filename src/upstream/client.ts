@@ -1,6 +1,6 @@
 /**
  * Typed client of the upstream Phira API (protocol.md §6): `/me`,
- * `/chart/{id}`, `/record/{id}`, `/login` and ranged chart downloads, with
+ * `/user/{id}`, `/chart/{id}`, `/record/{id}`, `/login` and ranged chart downloads, with
  * per-attempt timeouts and budgeted retries (spec 3 §5 rule 1).
  *
  * The upstream itself has no timeout and no retry (protocol.md §6); ours do.
@@ -21,11 +21,14 @@ import {
   chartSchema,
   describeIssues,
   loginSchema,
+  profileSchema,
   recordSchema,
   toChart,
+  toProfile,
   toRecord,
   type UpstreamChart,
   type UpstreamLogin,
+  type UpstreamProfile,
   type UpstreamRecord,
   type UpstreamUser,
   userSchema,
@@ -99,6 +102,11 @@ export class Upstream {
   me(token: string, o: CallOptions = {}): Promise<UpstreamUser> {
     const headers = { authorization: `Bearer ${token}` };
     return this.#json("me", "Cannot fetch user info", "/me", { headers }, userSchema, (u) => u, o);
+  }
+
+  /** `GET /user/{id}`: a player's public profile (name, avatar, rks); no token needed. */
+  user(id: number, o: CallOptions = {}): Promise<UpstreamProfile> {
+    return this.#json("user", `Cannot fetch user ${id}`, `/user/${id}`, {}, profileSchema, toProfile, o);
   }
 
   /** `GET /chart/{id}`: chart metadata. */

@@ -41,11 +41,12 @@ function jsonError(c: Context, status: 400 | 401 | 404, error: string): Response
 
 function endpointOf(path: string): DevEndpoint | null {
   if (path === "/me") return "me";
+  if (path.startsWith("/user/")) return "user";
   if (path.startsWith("/chart/")) return "chart";
   if (path.startsWith("/record/")) return "record";
   if (path === "/login") return "login";
   if (path === "/play/upload") return "upload";
-  if (path.startsWith("/files/")) return "files";
+  if (path.startsWith("/files/") || path.startsWith("/avatars/")) return "files";
   return null;
 }
 
@@ -102,7 +103,15 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
   app.get("/", (c) =>
     c.json({
       name: "chorus development upstream",
-      endpoints: ["GET /me", "GET /chart/{id}", "GET /record/{id}", "POST /login", "POST /play/upload", "GET /files/*"],
+      endpoints: [
+        "GET /me",
+        "GET /user/{id}",
+        "GET /chart/{id}",
+        "GET /record/{id}",
+        "POST /login",
+        "POST /play/upload",
+        "GET /files/*",
+      ],
     }));
 
   app.get("/me", (c) => {
@@ -120,6 +129,39 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
       joined: "2024-01-01T00:00:00Z",
       last_login: new Date(clock.now()).toISOString(),
     });
+  });
+
+  app.get("/user/:id", (c) => {
+    const id = parseId(c.req.param("id"));
+    const profile = id === null ? null : state.profile(id);
+    if (!profile) return jsonError(c, 404, "user not found");
+    const base = o.publicUrl?.replace(/\/+$/, "") ?? new URL(c.req.url).origin;
+    return c.json({
+      id: profile.id,
+      name: profile.name,
+      avatar: `${base}${profile.avatarPath}`,
+      rks: profile.rks,
+      badges: [],
+      bio: null,
+      exp: 0,
+      roles: 0,
+      joined: "2024-01-01T00:00:00Z",
+    });
+  });
+
+  // A generated avatar (initial on a colour from the id), so pages showing avatars have an image to load.
+  app.get("/avatars/:file", (c) => {
+    const m = /^(\d{1,10})\.svg$/.exec(c.req.param("file"));
+    const id = m ? parseId(m[1]!) : null;
+    const profile = id === null ? null : state.profile(id);
+    if (!profile) return jsonError(c, 404, "file not found");
+    const hue = profile.id * 47 % 360;
+    const initial = (profile.name.codePointAt(0) ?? 63) < 128 ? profile.name[0]!.toUpperCase() : "?";
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
+      `<rect width="96" height="96" fill="hsl(${hue} 55% 45%)"/>` +
+      `<text x="48" y="62" font-family="sans-serif" font-size="44" text-anchor="middle" fill="#fff">` +
+      `${initial.replace(/[<>&"']/g, "?")}</text></svg>`;
+    return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "max-age=86400" });
   });
 
   app.get("/chart/:id", (c) => {

@@ -23,7 +23,7 @@ import type { z } from "zod";
 export type { DevUser, DevUserInit } from "./dev_users.ts";
 
 /** Endpoints faults can target. */
-export type DevEndpoint = "me" | "chart" | "record" | "login" | "upload" | "files";
+export type DevEndpoint = "me" | "user" | "chart" | "record" | "login" | "upload" | "files";
 
 /** An injected fault: applies to the next `times` requests of an endpoint (default: all). */
 export interface DevFault {
@@ -116,6 +116,17 @@ export class DevApiState {
   /** The account behind a token, or `null` (unknown or malformed token). */
   userForToken(token: string): DevUser | null {
     return this.#users.forToken(token);
+  }
+
+  /**
+   * The public profile of player `id` (`GET /user/{id}`): the account's name,
+   * a deterministic rks in 0..16 and an avatar path under `/avatars/`, or
+   * `null` for an id that is not a positive i32.
+   */
+  profile(id: number): { id: number; name: string; avatarPath: string; rks: number } | null {
+    const name = this.#users.name(id);
+    if (name === null) return null;
+    return { id, name, avatarPath: `/avatars/${id}.svg`, rks: (id * 7919 % 1601) / 100 };
   }
 
   /** Checks credentials; returns the account and its token, or `null`. */

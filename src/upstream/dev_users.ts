@@ -88,6 +88,12 @@ export class DevUsers {
     return { user: this.#user(id, "en-US"), token: devToken(id) };
   }
 
+  /** The display name of `id` (registered or deterministic); `null` for an id outside 1..2^31-1. */
+  name(id: number): string | null {
+    if (!isDevUserId(id)) return null;
+    return this.#accounts.get(id)?.name ?? devUserName(id);
+  }
+
   #user(id: number, language: string): DevUser {
     const a = this.#accounts.get(id);
     return a ? { id: a.id, name: a.name, language: a.language } : { id, name: devUserName(id), language };

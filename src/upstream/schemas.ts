@@ -18,6 +18,16 @@ export interface UpstreamUser {
   language: string;
 }
 
+/** A player's public profile (`GET /user/{id}`): what the companion user manager shows. */
+export interface UpstreamProfile {
+  id: number;
+  name: string;
+  /** Avatar URL, or `null` when the player has none. */
+  avatar: string | null;
+  /** Ranking score; `0` when absent. */
+  rks: number;
+}
+
 /** Chart metadata (`GET /chart/{id}`); keys are camelCase as upstream sends them. */
 export interface UpstreamChart {
   id: number;
@@ -76,6 +86,19 @@ export interface UpstreamLogin {
 export const userSchema = z.object({ id: i32, name: z.string(), language: z.string() });
 
 const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
+
+/** Validates `/user/{id}`: only `id` and `name` are required; a malformed avatar or rks is dropped. */
+export const profileSchema = z.object({
+  id: i32,
+  name: z.string(),
+  avatar: z.string().nullable().optional().catch(null),
+  rks: z.number().finite().optional().catch(undefined),
+});
+
+/** Normalizes a parsed profile. */
+export function toProfile(p: z.output<typeof profileSchema>): UpstreamProfile {
+  return { id: p.id, name: p.name, avatar: p.avatar ?? null, rks: p.rks ?? 0 };
+}
 
 /** Validates `/chart/{id}`. */
 export const chartSchema = z.object({
