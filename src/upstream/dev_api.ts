@@ -14,7 +14,7 @@ import { type Clock, SystemClock } from "../util/clock.ts";
 import { archiveName, chartInfoJson } from "./dev_charts.ts";
 import { serveBytes } from "./dev_range.ts";
 import { uploadSchema } from "./dev_records.ts";
-import { DevApiState, type DevApiStateOptions, type DevEndpoint } from "./dev_state.ts";
+import { DevApiState, type DevApiStateOptions, type DevEndpoint, type DevProfile } from "./dev_state.ts";
 import type { FetchLike } from "./transport.ts";
 
 /** Options of {@link createDevApi}. */
@@ -46,6 +46,7 @@ function endpointOf(path: string): DevEndpoint | null {
   if (path === "/login") return "login";
   if (path === "/play/upload") return "upload";
   if (path.startsWith("/files/")) return "files";
+  if (path === "/user" || path === "/user/" || path.startsWith("/user/")) return "user";
   return null;
 }
 
@@ -65,6 +66,10 @@ function wait(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
     const timer = clock.setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+function profileJson(p: DevProfile): Record<string, unknown> {
+  return { ...p, badges: [], bio: null, exp: 0, roles: 0, joined: "2024-01-01T00:00:00Z" };
 }
 
 function parseId(raw: string): number | null {
@@ -102,7 +107,16 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
   app.get("/", (c) =>
     c.json({
       name: "chorus development upstream",
-      endpoints: ["GET /me", "GET /chart/{id}", "GET /record/{id}", "POST /login", "POST /play/upload", "GET /files/*"],
+      endpoints: [
+        "GET /me",
+        "GET /user/{id}",
+        "GET /user?search=",
+        "GET /chart/{id}",
+        "GET /record/{id}",
+        "POST /login",
+        "POST /play/upload",
+        "GET /files/*",
+      ],
     }));
 
   app.get("/me", (c) => {
@@ -120,6 +134,21 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
       joined: "2024-01-01T00:00:00Z",
       last_login: new Date(clock.now()).toISOString(),
     });
+  });
+
+  app.get("/user/:id", (c) => {
+    const id = parseId(c.req.param("id"));
+    const profile = id === null ? null : state.profile(id);
+    return profile ? c.json(profileJson(profile)) : jsonError(c, 404, "user not found");
+  });
+
+  // The API's paged list: `page` counts from 1, `pageNum` is the page size.
+  app.get("/user", (c) => {
+    const search = c.req.query("search") ?? "";
+    const page = Math.max(1, Number(c.req.query("page") ?? 1) || 1);
+    const size = Math.min(100, Math.max(1, Number(c.req.query("pageNum") ?? 20) || 20));
+    const all = search === "" ? [] : state.searchProfiles(search);
+    return c.json({ count: all.length, results: all.slice((page - 1) * size, page * size).map(profileJson) });
   });
 
   app.get("/chart/:id", (c) => {
