@@ -24,7 +24,6 @@ export const ERROR_STATUS = {
   group_not_found: 404,
   room_not_found: 404,
   user_not_in_room: 404,
-  method_not_allowed: 405,
   username_taken: 409,
   group_name_taken: 409,
   game_account_bound: 409,
