@@ -112,7 +112,8 @@ export class SseChannel {
     this.#timer = this.#o.clock.setTimeout(() => {
       this.#timer = undefined;
       if (this.closed) return;
-      this.push(this.#o.keepAlive!);
+      // Only an idle stream needs a keep-alive; a backlog would only grow by it.
+      if (this.#queue.length === 0) this.push(this.#o.keepAlive!);
       this.#arm();
     }, this.#o.keepAliveMs);
   }

@@ -245,3 +245,23 @@ export class TextSseReader {
     await this.#reader.cancel().catch(() => {});
   }
 }
+
+/** Adds a user straight to the store (registration is tested on its own); returns its id. */
+export async function addUser(
+  t: TestAccounts,
+  username: string,
+  password: string,
+  groupId = 3,
+  gameId: number | null = null,
+): Promise<number> {
+  const ctx = t.service.ctx;
+  const user = await ctx.store.createUser({
+    username,
+    passwordHash: await ctx.hasher.hash(password),
+    groupId,
+    game: gameId === null ? null : { gameId, name: `Player${gameId}`, rks: 1, avatar: null },
+    now: t.clock.now(),
+    nextSyncAt: gameId === null ? null : t.clock.now() + 3_600_000,
+  });
+  return user.id;
+}
