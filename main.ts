@@ -14,6 +14,7 @@ import { startApp } from "./src/app.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
 import { suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
+import { runAccounts } from "./src/accounts/mod.ts";
 import { devToken, serveDevApi } from "./src/upstream/mod.ts";
 import {
   DEFAULT_DEV_UPSTREAM_PORT,
@@ -34,6 +35,7 @@ Commands:
   dev            run the development upstream on 127.0.0.1 and a server that uses it (overrides
                  game_api_endpoint); --dev-upstream-port <n> picks its port (default 12380, 0 = any free)
   load           load generator: chorus load <sessions|rooms|logins|sse|http> [options] (see load --help)
+  accounts       account backend: chorus accounts [options] (see accounts --help, docs/accounts.md)
   help           show this text
 
 Every configuration key can be set in server_config.yml, as PM_<KEY> in the
@@ -134,6 +136,7 @@ function unknownOption(rest: readonly string[]): string | null {
 async function main(args: string[]): Promise<number> {
   // The load generator has its own options (--port, --duration, …): not configuration keys.
   if (args[0] === "load") return await runLoad(args.slice(1));
+  if (args[0] === "accounts") return await runAccounts(args.slice(1));
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig({ args });
