@@ -9,6 +9,7 @@
  * @module
  */
 
+import { mountAccounts } from "./accounts/mount.ts";
 import { appReadiness } from "./app_health.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
@@ -194,6 +195,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
+  let accounts: { close(): Promise<void> } | null = null;
   const ready = (async () => {
     await persistence.open();
     await persistence.attachCore(server.core);
@@ -226,6 +228,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         health,
       }, listen);
     }
+    accounts = await mountAccounts({ config, server, bus, upstream, clock, log });
     if (config.openuds.enabled && Deno.build.os !== "windows") {
       // The server works without the local socket: a failure is logged, not fatal.
       uds = await startOpenUds({ registry, config: config.openuds, approvals, logs }).catch((error) => {
@@ -256,7 +259,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       // Before anything closes: the benchmark's cleanup needs the server, its report the journal.
       benchmarkStop.abort();
       await step("benchmark", benchmarks.idle());
-      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close()]));
+      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close()]));
       // The game server may use what is left but a reserve, so that the
       // store's final flush still fits in the budget.
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);

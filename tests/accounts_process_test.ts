@@ -58,7 +58,7 @@ Deno.test("deno task accounts: first start, login, a real registration proof, SI
   const api = serveDevApi({ port: 0 });
   const dir = await Deno.makeTempDir({ prefix: "chorus-accounts-" });
   try {
-    const first = spawn(dir, h.port, api.url);
+    const first = spawn(dir, h.port, api.url, { ACCOUNTS_ROOT_PASSWORD: "" });
     const port = await portOf(first.lines, first.waitFor);
     await first.waitFor(/game server link up/);
     const base = `http://127.0.0.1:${port}`;

@@ -41,4 +41,5 @@ export type { CookieSecure } from "./context.ts";
 export { CSRF_COOKIE, CSRF_HEADER, REMEMBER_TTL_MS, SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
 export { VERIFICATION_TIMEOUT_MS } from "./verification.ts";
 export { ROOT_PASSWORD_ENV } from "./seed.ts";
+export { mountAccounts, type MountDeps } from "./mount.ts";
 export { ACCOUNTS_USAGE, parseAccountsArgs, parseHostPort, runAccounts } from "./cli.ts";
