@@ -16,11 +16,11 @@ import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import { UpstreamError } from "../upstream/mod.ts";
 import type { GameDirectory } from "./game_accounts.ts";
-import type { AccountStore } from "./store.ts";
+import type { SyncSchedule } from "./store_sync.ts";
 
 /** Options of {@link GameSync}. */
 export interface GameSyncOptions {
-  readonly store: AccountStore;
+  readonly schedule: SyncSchedule;
   readonly games: GameDirectory;
   readonly clock: Clock;
   readonly log: Logger;
@@ -87,7 +87,7 @@ export class GameSync {
 
   /** Refreshes the users due now. */
   async runOnce(): Promise<SyncRound> {
-    const { store, games, clock } = this.#o;
+    const { schedule: store, games, clock } = this.#o;
     let synced = 0;
     let failed = 0;
     for (const user of await store.dueForSync(clock.now(), this.#o.batch)) {

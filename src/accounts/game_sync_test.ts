@@ -7,6 +7,7 @@ import type { GameDirectory } from "./game_accounts.ts";
 import { GameSync } from "./game_sync.ts";
 import { ACCOUNTS_MIGRATIONS } from "./schema.ts";
 import { AccountStore, type GameProfile } from "./store.ts";
+import { SyncSchedule } from "./store_sync.ts";
 
 const log = new LogHub({ level: "error", sink: () => {} }).logger();
 const HOUR = 3_600_000;
@@ -58,7 +59,7 @@ async function setup() {
     });
     ids.push(u.id);
   }
-  const sync = new GameSync({ store, games, clock, log });
+  const sync = new GameSync({ schedule: new SyncSchedule(db), games, clock, log });
   return { db, store, clock, games, ids, sync };
 }
 

@@ -88,7 +88,8 @@ export function createAccountsApp(ctx: AccountsContext): Hono<AccountsEnv> {
       }
       return c.body(null, 204);
     }
-    const token = getCookie(c, SESSION_COOKIE) ?? null;
+    // Only the account routes use the session: the public room routes never pay for a lookup.
+    const token = c.req.path.startsWith("/api/auth/") ? getCookie(c, SESSION_COOKIE) ?? null : null;
     c.set("sessionToken", token);
     const auth = token ? await ctx.sessions.resolve(token) : null;
     c.set("auth", auth);

@@ -30,6 +30,7 @@ import { Sessions } from "./sessions.ts";
 import { SseHub, sseJson } from "./sse.ts";
 import { AccountStore } from "./store.ts";
 import { SessionStore, VisitedStore } from "./store_sessions.ts";
+import { SyncSchedule } from "./store_sync.ts";
 import { Verifications } from "./verification.ts";
 
 /** Where and how to listen. */
@@ -199,7 +200,13 @@ export async function startAccounts(o: AccountsOptions): Promise<AccountsService
         return recorder.add(e.user);
     }
   });
-  const sync = new GameSync({ store, games: o.games, clock, log, intervalMs: ctx.syncIntervalMs });
+  const sync = new GameSync({
+    schedule: new SyncSchedule(db),
+    games: o.games,
+    clock,
+    log,
+    intervalMs: ctx.syncIntervalMs,
+  });
   sync.start();
   let purgeTimer: TimerHandle | undefined;
   const purge = () => {

@@ -271,35 +271,6 @@ export class AccountStore {
     });
   }
 
-  /** Users whose game data is due for a refresh at `now`, soonest first. */
-  async dueForSync(now: number, limit: number): Promise<UserRecord[]> {
-    const rows = await this.db.query(
-      `SELECT ${USER_COLUMNS} FROM ${USER_FROM}
-       WHERE u.game_id IS NOT NULL AND u.next_sync_at IS NOT NULL AND u.next_sync_at <= $1
-       ORDER BY u.next_sync_at LIMIT $2`,
-      [now, limit],
-    );
-    return rows.map(toUser);
-  }
-
-  /** Stores refreshed game data (only if the user is still linked to the same account). */
-  async recordSync(id: number, game: GameProfile, now: number, nextAt: number): Promise<void> {
-    await this.db.query(
-      `UPDATE accounts_users SET game_username = $1, game_rks = $2, game_avatar = $3, last_sync_time = $4,
-         sync_failures = 0, next_sync_at = $5 WHERE id = $6 AND game_id = $7`,
-      [game.name, game.rks, game.avatar, now, nextAt, id, game.gameId],
-    );
-  }
-
-  /** Records a failed refresh and when to try again. */
-  async recordSyncFailure(id: number, failures: number, nextAt: number): Promise<void> {
-    await this.db.query("UPDATE accounts_users SET sync_failures = $1, next_sync_at = $2 WHERE id = $3", [
-      failures,
-      nextAt,
-      id,
-    ]);
-  }
-
   /** A value of the meta table, or null. */
   async meta(key: string): Promise<string | null> {
     const [row] = await this.db.query("SELECT value FROM accounts_meta WHERE key = $1", [key]);

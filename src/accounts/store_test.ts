@@ -8,6 +8,7 @@ import { ACCOUNTS_MIGRATIONS } from "./schema.ts";
 import { seedOnce } from "./seed.ts";
 import { AccountStore } from "./store.ts";
 import { SessionStore, VisitedStore } from "./store_sessions.ts";
+import { SyncSchedule } from "./store_sync.ts";
 
 const PG = Deno.env.get("PM_TEST_DATABASE_URL");
 const hasher = new InlineHasher(TEST_ARGON2);
@@ -21,6 +22,7 @@ async function suite(t: Deno.TestContext, db: Db): Promise<void> {
   const store = new AccountStore(db);
   const sessions = new SessionStore(db);
   const visited = new VisitedStore(db);
+  const schedule = new SyncSchedule(db);
   const now = Date.UTC(2026, 0, 1);
 
   await t.step("seeding creates the groups and root once, with a generated password", async () => {
@@ -132,9 +134,9 @@ async function suite(t: Deno.TestContext, db: Db): Promise<void> {
       now,
       nextSyncAt: now + 10,
     });
-    deepEqual(await store.dueForSync(now, 10), []);
-    deepEqual((await store.dueForSync(now + 10, 10)).map((x) => x.id), [u.id]);
-    await store.recordSync(
+    deepEqual(await schedule.dueForSync(now, 10), []);
+    deepEqual((await schedule.dueForSync(now + 10, 10)).map((x) => x.id), [u.id]);
+    await schedule.recordSync(
       u.id,
       { gameId: 300, name: "Carol2", rks: 2.5, avatar: "https://a/b.png" },
       now + 20,
@@ -147,7 +149,7 @@ async function suite(t: Deno.TestContext, db: Db): Promise<void> {
       "https://a/b.png",
       now + 20,
     ]);
-    await store.recordSyncFailure(u.id, 3, now + 500);
+    await schedule.recordSyncFailure(u.id, 3, now + 500);
     equal((await store.user(u.id))?.syncFailures, 3);
   });
 }
