@@ -19,7 +19,14 @@ Deno.test("accounts.enabled mounts the backend in the game server: bus-fed rooms
   Deno.env.set("ACCOUNTS_ROOT_PASSWORD", "mounted-root-pw");
   const app = startTestApp(
     appConfig(await dirs.fresh(), dev.url, {
-      accounts: { enabled: true, port, bind_address: "127.0.0.1", allowed_origins: [], cookie_secure: "auto" },
+      accounts: {
+        enabled: true,
+        port,
+        bind_address: "127.0.0.1",
+        allowed_origins: [],
+        cookie_secure: "auto",
+        trust_proxy: false,
+      },
     }),
   );
   const clients: { close(): Promise<void> }[] = [];

@@ -70,7 +70,7 @@ export async function mountAccounts(d: MountDeps): Promise<AccountsService | nul
       clock: d.clock,
       log,
       rootPassword: (d.env ?? ((n) => Deno.env.get(n)))(ROOT_PASSWORD_ENV),
-      listen: { hostname: a.bind_address, port: a.port, trustProxy: false },
+      listen: { hostname: a.bind_address, port: a.port, trustProxy: a.trust_proxy },
       allowedOrigins: a.allowed_origins,
       cookieSecure: a.cookie_secure,
     }).catch(async (error) => {

@@ -129,6 +129,7 @@ const AccountsSchema = section({
     z.enum(["auto", "always", "never"], { error: "expected auto, always or never" }).default("auto"),
     "Secure cookies: auto (when the client used https) | always | never.",
   ),
+  trust_proxy: key(bool().default(false), "Believe X-Forwarded-For/-Proto (only behind a reverse proxy)."),
 }, "accounts");
 
 /** Profiles; `Production` refuses weak secrets and plain-http upstreams (see `checks.ts`). */
