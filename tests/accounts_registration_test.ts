@@ -208,3 +208,34 @@ Deno.test("registration: shutting down ends waiting proofs with an error event",
   deepEqual(await sse.event(), { event: "error", data: "the server is shutting down; try again later" });
   await closing;
 });
+
+Deno.test("registration: one address may start 20 registrations an hour (each costs a game API lookup and a hash)", async () => {
+  const { t } = await setup();
+  try {
+    const c = t.client("10.2.2.2");
+    for (let i = 0; i < 20; i++) {
+      const res = await c.post("/api/auth/users", {
+        username: `n${i}x`,
+        password: PW,
+        game_id_or_username: "No Such One",
+      });
+      equal(res.status, 422);
+    }
+    const limited = await c.post("/api/auth/users", { username: "n99x", password: PW, game_id_or_username: "100" });
+    equal(limited.status, 429);
+    equal(limited.headers.get("retry-after"), "3600");
+    const lookups = t.dev.state.requests.filter((r) => r.endpoint === "user").length;
+    equal(lookups, 20, "the refused attempt cost no lookup");
+    equal((await t.client("10.2.2.3").post("/api/auth/users", { username: "n98x", password: "short" })).status, 400);
+    t.clock.advance(60 * 60_000);
+    const again = await c.raw("POST", "/api/auth/users", {
+      username: "n99x",
+      password: PW,
+      game_id_or_username: "100",
+    });
+    equal(again.status, 200);
+    await again.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});

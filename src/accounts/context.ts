@@ -45,6 +45,8 @@ export interface AccountsContext {
   readonly verifications: Verifications;
   readonly loginByAccount: AttemptLimiter;
   readonly loginByIp: AttemptLimiter;
+  /** Registration attempts per client address (each costs a game API lookup and a hash). */
+  readonly registrationsByIp: AttemptLimiter;
   /** Origins (besides the service's own) allowed to call with credentials. */
   readonly allowedOrigins: ReadonlySet<string>;
   readonly cookieSecure: CookieSecure;

@@ -66,12 +66,24 @@ export function registrationRoute(app: Hono<AccountsEnv>, ctx: AccountsContext):
     if (!ctx.source.connected) {
       throw new ApiError("game_server_unavailable", "the game server cannot be reached now; try again later");
     }
+    // Before the costly part (a game API lookup, a password hash): the waiting limit and the attempt limit.
+    const ip = c.env.ip;
+    ctx.verifications.checkRoom(ip);
+    const now = ctx.clock.now();
+    const wait = ctx.registrationsByIp.retryAfter(ip, now);
+    if (wait > 0) {
+      const secs = Math.ceil(wait / 1000);
+      throw new ApiError("rate_limited", `too many registrations from this address; try again in ${secs} s`, {
+        "Retry-After": String(secs),
+      });
+    }
+    ctx.registrationsByIp.fail(ip, now);
     const game = await resolveGameAccount(ctx.games, gameText);
     if (await ctx.store.userByGameId(game.gameId)) {
       throw new ApiError("game_account_bound", `game account ${game.gameId} is already linked to another user`);
     }
     const passwordHash = await ctx.hasher.hash(password);
-    return openProof(ctx, c.env.ip, { username, passwordHash, groupId, game });
+    return openProof(ctx, ip, { username, passwordHash, groupId, game });
   });
 }
 

@@ -174,6 +174,7 @@ export async function startAccounts(o: AccountsOptions): Promise<AccountsService
     verifications: new Verifications({ clock, ...(o.verificationMs ? { timeoutMs: o.verificationMs } : {}) }),
     loginByAccount: new AttemptLimiter(10, LOGIN_WINDOW_MS),
     loginByIp: new AttemptLimiter(30, LOGIN_WINDOW_MS),
+    registrationsByIp: new AttemptLimiter(20, 60 * 60_000),
     allowedOrigins: new Set(o.allowedOrigins ?? []),
     cookieSecure: o.cookieSecure ?? "auto",
     keepAliveMs: o.keepAliveMs ?? 15_000,

@@ -89,6 +89,16 @@ export class Verifications {
    * token is drawn then). Throws `rate_limited` when too many are waiting.
    */
   start(gameId: number, ip: string, taken: (token: string) => boolean, done: (o: ProofOutcome) => void): StartedProof {
+    this.checkRoom(ip);
+    let token = verificationToken();
+    while (this.#byToken.has(token) || taken(token)) token = verificationToken();
+    const timer = this.#clock.setTimeout(() => this.#end(token, { type: "timeout" }), this.timeoutMs);
+    this.#byToken.set(token, { token, gameId, ip, timer, done });
+    return { token, cancel: () => this.#end(token, null) };
+  }
+
+  /** Throws `rate_limited` when no proof may start now for `ip` (checked before any costly work too). */
+  checkRoom(ip: string): void {
     if (this.#byToken.size >= this.#max) {
       throw new ApiError("rate_limited", "too many registrations are waiting; try again in a few minutes");
     }
@@ -97,11 +107,6 @@ export class Verifications {
     if (fromIp >= this.#maxPerIp) {
       throw new ApiError("rate_limited", `at most ${this.#maxPerIp} registrations may wait per address`);
     }
-    let token = verificationToken();
-    while (this.#byToken.has(token) || taken(token)) token = verificationToken();
-    const timer = this.#clock.setTimeout(() => this.#end(token, { type: "timeout" }), this.timeoutMs);
-    this.#byToken.set(token, { token, gameId, ip, timer, done });
-    return { token, cancel: () => this.#end(token, null) };
   }
 
   /** A room was created: ends the proof whose token it is named with. */
