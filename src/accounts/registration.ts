@@ -120,6 +120,7 @@ function openProof(ctx: AccountsContext, ip: string, a: Applicant): Response {
       channel.end();
     });
   } catch (error) {
+    ctx.registrations.delete(channel);
     channel.close();
     throw error;
   }
