@@ -221,6 +221,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
+  let accounts: { close(): Promise<void> } | null = null;
   const ready = (async () => {
     await persistence.open();
     await persistence.attachCore(server.core);
@@ -255,6 +256,11 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       }, listen)
       : null;
     http = httpService;
+    // The account backend mounted in this process (spec 2 §1.1), loaded only when switched on.
+    if (config.accounts.enabled) {
+      const { mountAccounts } = await import("./accounts/mount.ts");
+      accounts = await mountAccounts({ config, server, bus, upstream, clock, log });
+    }
     if (config.openuds.enabled && Deno.build.os !== "windows") {
       // The server works without the local socket: a failure is logged, not fatal.
       uds = await startOpenUds({ ops, config: config.openuds, approvals, logs }).catch((error) => {
@@ -301,7 +307,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       // Before anything closes: the benchmark's cleanup needs the server, its report the journal.
       benchmarkStop.abort();
       await step("benchmark", benchmarks.idle());
-      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close()]));
+      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close()]));
       // The game server may use what is left but a reserve, so that the
       // store's final flush still fits in the budget.
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);

@@ -107,7 +107,7 @@ export class ProfileRefresher {
       await this.#store.refreshed(
         due.id,
         due.game_id,
-        { game_name: p.name.slice(0, 64), game_rks: p.rks, image_url: p.avatar ?? "" },
+        { game_name: p.name.slice(0, 64), game_rks: p.rks ?? 0, image_url: p.avatar ?? "" },
         this.#clock.now(),
         this.#clock.now() + interval,
       );

@@ -119,6 +119,19 @@ const UpdateSchema = section({
   min_idle_minutes: key(intIn(0, 10080).default(10), "Minutes without players before an update is applied."),
 }, "update");
 
+/** The account backend mounted in the game server (docs/accounts.md); the standalone role has its own options. */
+const AccountsSchema = section({
+  enabled: key(bool().default(false), "Run the account backend in this process (events straight from the server)."),
+  port: key(port().default(5000), "Account backend HTTP port."),
+  bind_address: key(hostOrIp().default("0.0.0.0"), "Account backend listen address."),
+  allowed_origins: key(list(httpUrl()).default([]), "Browser origins allowed to call it with cookies; [] = own only."),
+  cookie_secure: key(
+    z.enum(["auto", "always", "never"], { error: "expected auto, always or never" }).default("auto"),
+    "Secure cookies: auto (when the client used https) | always | never.",
+  ),
+  trust_proxy: key(bool().default(false), "Believe X-Forwarded-For/-Proto (only behind a reverse proxy)."),
+}, "accounts");
+
 /** Profiles; `Production` refuses weak secrets and plain-http upstreams (see `checks.ts`). */
 export const PROFILES = ["Development", "Staging", "Production"] as const;
 
@@ -203,6 +216,7 @@ export const ConfigSchema = z.object({
   welcome: key(WelcomeSchema, "Welcome message after login."),
   wasm_runtime: key(WasmRuntimeSchema, "Plugin runtime limits."),
   update: key(UpdateSchema, "Self-update (off by default)."),
+  accounts: key(AccountsSchema, "Account backend (off by default; docs/accounts.md)."),
 });
 
 /** The effective configuration: every key present, defaults applied. */

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { accountsRole } from "./accounts.ts";
 import { checkConfig } from "./check_config.ts";
 import { companionsRole } from "./companions.ts";
 import { dev } from "./dev.ts";
@@ -29,6 +30,7 @@ export const ROLES: readonly Role[] = [
   ...SERVER_ROLES.map((r) => asRole(r, () => SERVER_ROLES, usage)),
   loadRole,
   companionsRole,
+  accountsRole,
 ];
 
 /** `chorus help`. */

@@ -21,6 +21,7 @@ import {
   chartSchema,
   describeIssues,
   loginSchema,
+  profilePageSchema,
   profileSchema,
   recordSchema,
   toChart,
@@ -29,6 +30,7 @@ import {
   type UpstreamChart,
   type UpstreamLogin,
   type UpstreamProfile,
+  type UpstreamProfilePage,
   type UpstreamRecord,
   type UpstreamUser,
   userSchema,
@@ -104,11 +106,6 @@ export class Upstream {
     return this.#json("me", "Cannot fetch user info", "/me", { headers }, userSchema, (u) => u, o);
   }
 
-  /** `GET /user/{id}`: a player's public profile (name, avatar, rks); no token needed. */
-  user(id: number, o: CallOptions = {}): Promise<UpstreamProfile> {
-    return this.#json("user", `Cannot fetch user ${id}`, `/user/${id}`, {}, profileSchema, toProfile, o);
-  }
-
   /** `GET /chart/{id}`: chart metadata. */
   chart(id: number, o: CallOptions = {}): Promise<UpstreamChart> {
     return this.#json("chart", `Cannot fetch chart ${id}`, `/chart/${id}`, {}, chartSchema, toChart, o);
@@ -117,6 +114,18 @@ export class Upstream {
   /** `GET /record/{id}`: a play record; `std`/`std_score` may be `null`. */
   record(id: number, o: CallOptions = {}): Promise<UpstreamRecord> {
     return this.#json("record", `Cannot fetch record ${id}`, `/record/${id}`, {}, recordSchema, toRecord, o);
+  }
+
+  /** `GET /user/{id}`: a public game account — name, avatar, rks; no token needed (`404` when there is none; not retried). */
+  user(id: number, o: CallOptions = {}): Promise<UpstreamProfile> {
+    return this.#json("user", `Cannot fetch game user ${id}`, `/user/${id}`, {}, profileSchema, toProfile, o);
+  }
+
+  /** `GET /user?search=<text>&page=1&pageNum=<n>`: the first page of game accounts whose name matches `text`. */
+  searchUsers(text: string, pageSize = 20, o: CallOptions = {}): Promise<UpstreamProfilePage> {
+    const query = new URLSearchParams({ search: text, page: "1", pageNum: String(pageSize) });
+    const convert = (p: z.output<typeof profilePageSchema>) => ({ count: p.count, results: p.results.map(toProfile) });
+    return this.#json("user_search", "Cannot search game users", `/user?${query}`, {}, profilePageSchema, convert, o);
   }
 
   /** `POST /login` with e-mail and password. */

@@ -27,7 +27,7 @@ Deno.test("Upstream user returns a public profile; a malformed avatar or rks is 
   const profile = await drive(clock, up.user(321));
   equal(profile.name, "Yuki");
   equal(profile.avatar, "http://dev.invalid/avatars/321.svg");
-  ok(profile.rks >= 0 && profile.rks <= 16);
+  ok(profile.rks !== null && profile.rks >= 0 && profile.rks <= 16);
   api.state.setFault("user", { body: { id: 5, name: "Five", avatar: 3, rks: "high" }, times: 1 });
   deepEqual(await drive(clock, up.user(5)), { id: 5, name: "Five", avatar: null, rks: 0 });
   const e = asUpstreamError(await rejection(drive(clock, up.user(0))));

@@ -14,7 +14,7 @@ import { type Clock, SystemClock } from "../util/clock.ts";
 import { archiveName, chartInfoJson } from "./dev_charts.ts";
 import { serveBytes } from "./dev_range.ts";
 import { uploadSchema } from "./dev_records.ts";
-import { DevApiState, type DevApiStateOptions, type DevEndpoint } from "./dev_state.ts";
+import { DevApiState, type DevApiStateOptions, type DevEndpoint, type DevProfile } from "./dev_state.ts";
 import type { FetchLike } from "./transport.ts";
 
 /** Options of {@link createDevApi}. */
@@ -47,6 +47,7 @@ function endpointOf(path: string): DevEndpoint | null {
   if (path === "/login") return "login";
   if (path === "/play/upload") return "upload";
   if (path.startsWith("/files/") || path.startsWith("/avatars/")) return "files";
+  if (path === "/user" || path === "/user/" || path.startsWith("/user/")) return "user";
   return null;
 }
 
@@ -66,6 +67,12 @@ function wait(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
     const timer = clock.setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+/** A profile as the API sends it; an account without an avatar of its own gets the generated one under `base`. */
+function profileJson(p: DevProfile, base: string): Record<string, unknown> {
+  const avatar = p.avatar ?? `${base}/avatars/${p.id}.svg`;
+  return { ...p, avatar, badges: [], bio: null, exp: 0, roles: 0, joined: "2024-01-01T00:00:00Z" };
 }
 
 function parseId(raw: string): number | null {
@@ -106,6 +113,7 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
       endpoints: [
         "GET /me",
         "GET /user/{id}",
+        "GET /user?search=",
         "GET /chart/{id}",
         "GET /record/{id}",
         "POST /login",
@@ -134,19 +142,8 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
   app.get("/user/:id", (c) => {
     const id = parseId(c.req.param("id"));
     const profile = id === null ? null : state.profile(id);
-    if (!profile) return jsonError(c, 404, "user not found");
     const base = o.publicUrl?.replace(/\/+$/, "") ?? new URL(c.req.url).origin;
-    return c.json({
-      id: profile.id,
-      name: profile.name,
-      avatar: `${base}${profile.avatarPath}`,
-      rks: profile.rks,
-      badges: [],
-      bio: null,
-      exp: 0,
-      roles: 0,
-      joined: "2024-01-01T00:00:00Z",
-    });
+    return profile ? c.json(profileJson(profile, base)) : jsonError(c, 404, "user not found");
   });
 
   // A generated avatar (initial on a colour from the id), so pages showing avatars have an image to load.
@@ -162,6 +159,17 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
       `<text x="48" y="62" font-family="sans-serif" font-size="44" text-anchor="middle" fill="#fff">` +
       `${initial.replace(/[<>&"']/g, "?")}</text></svg>`;
     return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "max-age=86400" });
+  });
+
+  // The API's paged list: `page` counts from 1, `pageNum` is the page size.
+  app.get("/user", (c) => {
+    const search = c.req.query("search") ?? "";
+    const page = Math.max(1, Number(c.req.query("page") ?? 1) || 1);
+    const size = Math.min(100, Math.max(1, Number(c.req.query("pageNum") ?? 20) || 20));
+    const all = search === "" ? [] : state.searchProfiles(search);
+    const base = o.publicUrl?.replace(/\/+$/, "") ?? new URL(c.req.url).origin;
+    const results = all.slice((page - 1) * size, page * size).map((p) => profileJson(p, base));
+    return c.json({ count: all.length, results });
   });
 
   app.get("/chart/:id", (c) => {

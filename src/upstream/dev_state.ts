@@ -17,10 +17,10 @@ import {
   type DevRecord,
   type uploadSchema,
 } from "./dev_records.ts";
-import { type DevUser, type DevUserInit, DevUsers } from "./dev_users.ts";
+import { type DevProfile, type DevUser, type DevUserInit, DevUsers } from "./dev_users.ts";
 import type { z } from "zod";
 
-export type { DevUser, DevUserInit } from "./dev_users.ts";
+export type { DevProfile, DevUser, DevUserInit } from "./dev_users.ts";
 
 /** Endpoints faults can target. */
 export type DevEndpoint = "me" | "user" | "chart" | "record" | "login" | "upload" | "files";
@@ -118,15 +118,19 @@ export class DevApiState {
     return this.#users.forToken(token);
   }
 
-  /**
-   * The public profile of player `id` (`GET /user/{id}`): the account's name,
-   * a deterministic rks in 0..16 and an avatar path under `/avatars/`, or
-   * `null` for an id that is not a positive i32.
-   */
-  profile(id: number): { id: number; name: string; avatarPath: string; rks: number } | null {
-    const name = this.#users.name(id);
-    if (name === null) return null;
-    return { id, name, avatarPath: `/avatars/${id}.svg`, rks: (id * 7919 % 1601) / 100 };
+  /** The public profile of game account `id` (`GET /user/{id}`), or `null`. */
+  profile(id: number): DevProfile | null {
+    return this.#users.profile(id);
+  }
+
+  /** Public profiles whose name contains `text` (`GET /user?search=`). */
+  searchProfiles(text: string): DevProfile[] {
+    return this.#users.search(text);
+  }
+
+  /** Makes game account `id` unknown to `/user/{id}` and searches (it still logs in). */
+  hideUser(id: number): void {
+    this.#users.hide(id);
   }
 
   /** Checks credentials; returns the account and its token, or `null`. */

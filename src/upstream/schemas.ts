@@ -18,16 +18,6 @@ export interface UpstreamUser {
   language: string;
 }
 
-/** A player's public profile (`GET /user/{id}`): what the companion user manager shows. */
-export interface UpstreamProfile {
-  id: number;
-  name: string;
-  /** Avatar URL, or `null` when the player has none. */
-  avatar: string | null;
-  /** Ranking score; `0` when absent. */
-  rks: number;
-}
-
 /** Chart metadata (`GET /chart/{id}`); keys are camelCase as upstream sends them. */
 export interface UpstreamChart {
   id: number;
@@ -73,6 +63,22 @@ export interface UpstreamRecord {
   std_score: number | null;
 }
 
+/** A public game account (`GET /user/{id}`, entries of `GET /user?search=`): what the account backend and the companion user manager keep. */
+export interface UpstreamProfile {
+  id: number;
+  name: string;
+  /** Avatar URL, or `null`. */
+  avatar: string | null;
+  /** Ranking score, or `null` when absent. */
+  rks: number | null;
+}
+
+/** One page of `GET /user?search=…` (the API's paged result: `count` matches in all, `results` of this page). */
+export interface UpstreamProfilePage {
+  count: number;
+  results: UpstreamProfile[];
+}
+
 /** Reply of `POST /login`. */
 export interface UpstreamLogin {
   id: number;
@@ -86,19 +92,6 @@ export interface UpstreamLogin {
 export const userSchema = z.object({ id: i32, name: z.string(), language: z.string() });
 
 const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
-
-/** Validates `/user/{id}`: only `id` and `name` are required; a malformed avatar or rks is dropped. */
-export const profileSchema = z.object({
-  id: i32,
-  name: z.string(),
-  avatar: z.string().nullable().optional().catch(null),
-  rks: z.number().finite().optional().catch(undefined),
-});
-
-/** Normalizes a parsed profile. */
-export function toProfile(p: z.output<typeof profileSchema>): UpstreamProfile {
-  return { id: p.id, name: p.name, avatar: p.avatar ?? null, rks: p.rks ?? 0 };
-}
 
 /** Validates `/chart/{id}`. */
 export const chartSchema = z.object({
@@ -139,6 +132,22 @@ export const recordSchema = z.object({
   std: z.number().nullable().optional(),
   std_score: z.number().nullable().optional(),
 });
+
+/** Validates `/user/{id}`; display fields of a wrong type are dropped (`null`). */
+export const profileSchema = z.object({
+  id: i32,
+  name: z.string(),
+  avatar: z.string().nullable().optional().catch(null),
+  rks: z.number().finite().nullable().optional().catch(null),
+});
+
+/** Validates a page of `/user?search=`. */
+export const profilePageSchema = z.object({ count: z.number().int().min(0), results: z.array(profileSchema) });
+
+/** Normalizes a parsed profile (absent `avatar`/`rks` become `null`). */
+export function toProfile(p: z.output<typeof profileSchema>): UpstreamProfile {
+  return { id: p.id, name: p.name, avatar: p.avatar ?? null, rks: p.rks ?? null };
+}
 
 /** Validates `/login`. */
 export const loginSchema = z.object({
