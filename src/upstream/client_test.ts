@@ -29,9 +29,9 @@ Deno.test("Upstream user returns a public profile; a malformed avatar or rks is 
   equal(profile.avatar, "http://dev.invalid/avatars/321.svg");
   ok(profile.rks !== null && profile.rks >= 0 && profile.rks <= 16);
   api.state.setFault("user", { body: { id: 5, name: "Five", avatar: 3, rks: "high" }, times: 1 });
-  deepEqual(await drive(clock, up.user(5)), { id: 5, name: "Five", avatar: null, rks: 0 });
+  deepEqual(await drive(clock, up.user(5)), { id: 5, name: "Five", avatar: null, rks: null });
   const e = asUpstreamError(await rejection(drive(clock, up.user(0))));
-  equal(e.message, "Cannot fetch user 0: HTTP 404 Not Found");
+  equal(e.message, "Cannot fetch game user 0: HTTP 404 Not Found");
   equal(up.stats().user.failures, 1);
 });
 
