@@ -17,6 +17,8 @@ export interface SegmentView {
   readonly last_seq: number;
   readonly records: number;
   readonly bytes: number;
+  /** Record format of the file (2; 1 for segments written before it, read until compacted). */
+  readonly format: number;
 }
 
 /** A waiting record: sequence, type and size. */
@@ -64,6 +66,7 @@ export async function inspectJournal(journal: Journal, worker: ApplyWorker, limi
       last_seq: s.lastSeq,
       records: s.records,
       bytes: s.bytes,
+      format: s.version,
     })),
     last_seq: journal.lastSeq,
     synced_seq: journal.syncedSeq,

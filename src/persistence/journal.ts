@@ -1,7 +1,8 @@
 /**
  * The local write-ahead journal (issue 5 "Write-ahead journal"): segment
  * files under `data_dir/journal`, one record per durable write, each with
- * its length, checksum and global sequence (layout in `journal_format.ts`).
+ * its length, checksums and global sequence (layout in `journal_format.ts`;
+ * recovery of damage at startup in `journal_recovery.ts`).
  *
  * `append` writes synchronously, so a record is in the operating system's
  * hands before the caller goes on (a killed process loses nothing it
@@ -16,8 +17,14 @@
 
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
-import { RecordEncoder, SEGMENT_HEADER_BYTES, segmentHeader, segmentName } from "./journal_format.ts";
-import { scanJournal, type SegmentInfo } from "./journal_scan.ts";
+import { CURRENT_VERSION, SEGMENT_HEADER_BYTES, segmentHeader, segmentName } from "./journal_format.ts";
+import { RecordEncoder } from "./journal_record_v2.ts";
+import {
+  type DamagedRecordsPolicy,
+  recoverJournal,
+  type RecoveryCounters,
+  type SegmentInfo,
+} from "./journal_recovery.ts";
 import { entrySpan, errorText, type JournalEntry, PersistenceError } from "./types.ts";
 
 /** The file operations the journal needs (a `Deno.FsFile` has them); replaceable to inject faults. */
@@ -43,17 +50,23 @@ export interface JournalOptions {
   readonly syncDelayMs?: number;
   /** Sequences continue after this one at least (the store's applied sequence). */
   readonly minSeq?: number;
+  /**
+   * Damaged records at or below this sequence are not needed (the store holds them): the store's applied
+   * sequence when the store counts this journal's sequences, else 0 (default).
+   */
+  readonly appliedSeq?: number;
+  /** Damaged records the store does not hold: refuse to start (default) or start without them. */
+  readonly damaged?: DamagedRecordsPolicy;
   readonly openFile?: OpenJournalFile;
 }
 
-/** Counters of one journal. */
-export interface JournalCounters {
+/** Counters of one journal (with what recovery at startup did). */
+export interface JournalCounters extends RecoveryCounters {
   appended: number;
   bytes_written: number;
   fsyncs: number;
   write_failures: number;
   sync_failures: number;
-  torn_tails_truncated: number;
 }
 
 const defaultOpen: OpenJournalFile = (path) =>
@@ -75,7 +88,13 @@ export class Journal {
   #broken = false;
   #closed = false;
 
-  private constructor(o: JournalOptions, segments: SegmentInfo[], file: JournalFile, lastSeq: number, torn: number) {
+  private constructor(
+    o: JournalOptions,
+    segments: SegmentInfo[],
+    file: JournalFile,
+    lastSeq: number,
+    recovery: RecoveryCounters,
+  ) {
     this.dir = o.dir;
     this.#o = o;
     this.#segments = segments;
@@ -89,7 +108,7 @@ export class Journal {
       fsyncs: 0,
       write_failures: 0,
       sync_failures: 0,
-      torn_tails_truncated: torn,
+      ...recovery,
     };
   }
 
@@ -100,19 +119,34 @@ export class Journal {
     } catch (error) {
       throw new PersistenceError("data_dir", `Cannot create the journal directory "${o.dir}": ${errorText(error)}`);
     }
-    const { segments, truncated } = await scanJournal(o.dir, o.log);
-    const last = segments.at(-1);
+    const { segments, counters } = await recoverJournal({
+      dir: o.dir,
+      log: o.log,
+      appliedSeq: o.appliedSeq ?? 0,
+      damaged: o.damaged ?? "refuse",
+      now: o.clock.now(),
+    });
+    let last = segments.at(-1);
     const lastSeq = Math.max(last?.lastSeq ?? 0, o.minSeq ?? 0);
     const open = o.openFile ?? defaultOpen;
+    if (last && last.version !== CURRENT_VERSION && last.records === 0) {
+      // An empty segment of the old format: start it again in the current one.
+      await Deno.remove(last.path);
+      segments.pop();
+      last = undefined;
+    }
     let active = last;
-    if (!active) {
-      active = { path: `${o.dir}/${segmentName(lastSeq + 1)}`, firstSeq: lastSeq + 1, lastSeq, bytes: 0, records: 0 };
+    if (!active || active.version !== CURRENT_VERSION) {
+      // New records always go to a segment of the current format; older segments are read until compacted.
+      const first = lastSeq + 1;
+      active = { path: `${o.dir}/${segmentName(first)}`, firstSeq: first, lastSeq, bytes: 0, records: 0, version: 2 };
       segments.push(active);
     }
     let file: JournalFile;
     try {
       file = open(active.path);
-      if (active.bytes === 0) {
+      if (active.bytes < SEGMENT_HEADER_BYTES) {
+        file.truncateSync(0);
         writeAll(file, segmentHeader(active.firstSeq));
         file.syncSync();
         active.bytes = SEGMENT_HEADER_BYTES;
@@ -121,7 +155,7 @@ export class Journal {
     } catch (error) {
       throw new PersistenceError("journal_write", `Cannot open the journal in "${o.dir}": ${errorText(error)}`);
     }
-    return new Journal(o, segments, file, lastSeq, truncated);
+    return new Journal(o, segments, file, lastSeq, counters);
   }
 
   /** Last sequence allocated. */
@@ -268,7 +302,14 @@ export class Journal {
     else old.close();
     this.#file = file;
     this.#broken = false;
-    const segment: SegmentInfo = { path, firstSeq: seq, lastSeq: seq - 1, bytes: SEGMENT_HEADER_BYTES, records: 0 };
+    const segment: SegmentInfo = {
+      path,
+      firstSeq: seq,
+      lastSeq: seq - 1,
+      bytes: SEGMENT_HEADER_BYTES,
+      records: 0,
+      version: CURRENT_VERSION,
+    };
     this.#segments.push(segment);
     return segment;
   }

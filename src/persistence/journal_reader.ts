@@ -6,7 +6,8 @@
  * @module
  */
 
-import { decodeRecord, SEGMENT_HEADER_BYTES } from "./journal_format.ts";
+import { codecFor } from "./journal_codecs.ts";
+import { SEGMENT_HEADER_BYTES } from "./journal_format.ts";
 import type { Journal } from "./journal.ts";
 import { PersistenceError } from "./types.ts";
 
@@ -44,6 +45,7 @@ export class JournalReader {
       let offset = cursor && cursor.path === segment.path && cursor.nextSeq <= fromSeq
         ? cursor.offset
         : SEGMENT_HEADER_BYTES;
+      const codec = codecFor(segment.version);
       using file = await Deno.open(segment.path, { read: true });
       while (out.length < max && bytes < maxBytes && offset < segment.bytes) {
         const want = Math.min(CHUNK_BYTES, segment.bytes - offset);
@@ -51,13 +53,13 @@ export class JournalReader {
         let pos = 0;
         let progressed = false;
         while (out.length < max && bytes < maxBytes) {
-          const r = decodeRecord(chunk, pos);
+          const r = codec.decode(chunk, pos);
           if (r.kind === "short") {
             if (pos === 0 && !progressed) {
               // One record larger than the chunk: read exactly its length.
-              const length = new DataView(chunk.buffer, chunk.byteOffset, 4).getUint32(0, true);
-              chunk = await readAt(file, offset, Math.min(17 + length, segment.bytes - offset));
-              if (decodeRecord(chunk, 0).kind === "short") throw damaged(segment.path, offset, "record cut short");
+              const length = chunk.length >= codec.headerBytes ? codec.declaredLength(chunk, 0) : 0;
+              chunk = await readAt(file, offset, Math.min(codec.headerBytes + length, segment.bytes - offset));
+              if (codec.decode(chunk, 0).kind === "short") throw damaged(segment.path, offset, "record cut short");
               continue;
             }
             break;
@@ -65,8 +67,8 @@ export class JournalReader {
           if (r.kind === "bad") throw damaged(segment.path, offset + pos, r.why);
           progressed = true;
           if (r.seq >= fromSeq) {
-            out.push({ seq: r.seq, body: r.body.slice() });
-            bytes += r.body.length;
+            out.push({ seq: r.seq, body: chunk.slice(r.bodyStart, r.end) });
+            bytes += r.end - r.bodyStart;
           }
           pos = r.end;
           this.#cursor = { path: segment.path, offset: offset + pos, nextSeq: r.seq + 1 };

@@ -3,7 +3,8 @@ import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
 import { Journal } from "./journal.ts";
 import { faultyJournalFiles } from "./journal_faults_test_util.ts";
-import { RECORD_HEADER_BYTES, SEGMENT_HEADER_BYTES } from "./journal_format.ts";
+import { SEGMENT_HEADER_BYTES } from "./journal_format.ts";
+import { V2_HEADER_BYTES as RECORD_HEADER_BYTES } from "./journal_record_v2.ts";
 import { JournalReader } from "./journal_reader.ts";
 import type { JournalEntry } from "./types.ts";
 
@@ -97,7 +98,10 @@ Deno.test("journal recovery fails closed on damage followed by intact records", 
   const bytes = await Deno.readFile(path);
   await Deno.writeFile(path, flip(bytes, SEGMENT_HEADER_BYTES + RECORD_HEADER_BYTES + 3));
   await assert.rejects(Journal.open({ dir, ...e }), (error: Error) => {
-    assert.match(error.message, /Cannot recover the journal: ".*\.wal" is damaged at byte 16 \(checksum mismatch\)/);
+    assert.match(
+      error.message,
+      /Cannot recover the journal in ".*": .*\n {2}- ".*\.wal" bytes 16–\d+ \(body checksum mismatch\): sequence 1\n/,
+    );
     return true;
   });
   await Deno.remove(dir, { recursive: true });
@@ -175,7 +179,7 @@ function lastRecordStart(bytes: Uint8Array): number {
   let last = offset;
   while (offset < bytes.length) {
     last = offset;
-    offset += RECORD_HEADER_BYTES + new DataView(bytes.buffer, bytes.byteOffset + offset, 4).getUint32(0, true);
+    offset += RECORD_HEADER_BYTES + new DataView(bytes.buffer, bytes.byteOffset + offset + 4, 4).getUint32(0, true);
   }
   return last;
 }

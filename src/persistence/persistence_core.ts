@@ -16,7 +16,8 @@ import { ApplyWorker } from "./apply_worker.ts";
 import { AuthCacheSync } from "./auth_sync.ts";
 import { DurableBanList } from "./durable_bans.ts";
 import { Journal, type OpenJournalFile } from "./journal.ts";
-import { bindJournal, describeDatabase, warnJournalGap } from "./journal_identity.ts";
+import { bindJournal, describeDatabase, readJournalId, warnJournalGap } from "./journal_identity.ts";
+import type { DamagedRecordsPolicy } from "./journal_recovery.ts";
 import { loadAuthCache, loadBans, loadSettings } from "./loaders.ts";
 import type { Migration } from "./migrations.ts";
 import { openStore } from "./open_store.ts";
@@ -37,6 +38,8 @@ export interface PersistenceConfig extends RetentionConfig {
   readonly database_url: string | null;
   readonly persistence_queue_capacity: number;
   readonly startup_recovery_timeout: number;
+  /** Damaged journal records the store does not hold: refuse to start, or start without them. */
+  readonly journal_damaged_records: DamagedRecordsPolicy;
 }
 
 /** Options of `openPersistence`. */
@@ -129,11 +132,17 @@ export class PersistenceCore {
     const store = this.#store = new Store(this.#db!);
     this.#queries = new Queries(this.#db!);
     const applied = await store.appliedSeq();
+    const dir = `${config.data_dir}/journal`;
+    // The applied sequence says which damaged records are not needed only when it counts this journal's sequences.
+    const ours = await readJournalId(dir);
+    const trusted = ours !== null && ours === await store.journalId();
     const journal = this.#journal = await Journal.open({
-      dir: `${config.data_dir}/journal`,
+      dir,
       clock: this.o.clock,
       log,
       minSeq: applied,
+      appliedSeq: trusted ? applied : 0,
+      damaged: config.journal_damaged_records,
       ...(this.o.openJournalFile ? { openFile: this.o.openJournalFile } : {}),
       ...(this.o.syncDelayMs !== undefined ? { syncDelayMs: this.o.syncDelayMs } : {}),
     });

@@ -89,6 +89,12 @@ const ZERO_JOURNAL: JournalCounters = {
   write_failures: 0,
   sync_failures: 0,
   torn_tails_truncated: 0,
+  records_repaired: 0,
+  duplicates_dropped: 0,
+  damaged_already_applied: 0,
+  damaged_skipped: 0,
+  segments_rewritten: 0,
+  segments_set_aside: 0,
 };
 
 /** Builds the report from the parts (any may be missing before open). */
