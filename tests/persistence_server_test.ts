@@ -77,7 +77,10 @@ Deno.test("a login that cannot be journaled is refused; events still reach the s
   await alice.createRoom("r1");
   faults.failWrites = true;
   const bob = await s.connect();
-  await assert.rejects(bob.authenticate(devToken(200)));
+  await assert.rejects(
+    bob.authenticate(devToken(200)),
+    /The server cannot save logins: its disk is full\. Please tell the server's operator/,
+  );
   assert.ok(s.logs.history().some((r) => r.msg === "login could not be made durable; refusing it"));
   await alice.chat("while the disk is full");
   assert.ok(s.persistence.status().counters.journal_write_failures_total >= 1);

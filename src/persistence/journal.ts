@@ -17,6 +17,7 @@
 
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
+import { FailureLog } from "./failure_log.ts";
 import { CURRENT_VERSION, SEGMENT_HEADER_BYTES, segmentHeader, segmentName } from "./journal_format.ts";
 import { RecordEncoder } from "./journal_record_v2.ts";
 import {
@@ -87,6 +88,8 @@ export class Journal {
   #timer: TimerHandle | undefined;
   #broken = false;
   #closed = false;
+  /** A failing disk fails every batched flush: the first is logged, then a count per interval. */
+  readonly #flushFailures: FailureLog;
 
   private constructor(
     o: JournalOptions,
@@ -102,6 +105,12 @@ export class Journal {
     this.#lastSeq = lastSeq;
     this.#syncedSeq = lastSeq;
     this.#segmentBytes = o.segmentBytes ?? 8 * 1024 * 1024;
+    this.#flushFailures = new FailureLog({
+      log: o.log,
+      clock: o.clock,
+      message: "journal flush failed",
+      recovered: "journal flushes work again",
+    });
     this.counters = {
       appended: 0,
       bytes_written: 0,
@@ -229,7 +238,10 @@ export class Journal {
     if (this.#timer || this.#closed || this.#syncedSeq >= this.#lastSeq) return;
     this.#timer = this.#o.clock.setTimeout(() => {
       this.#timer = undefined;
-      this.sync().catch((error) => this.#o.log.error("journal flush failed", { error: errorText(error) }));
+      this.sync().then(
+        () => this.#flushFailures.succeeded(),
+        (error) => this.#flushFailures.failed({ error: errorText(error) }),
+      );
     }, this.#o.syncDelayMs ?? 2);
   }
 

@@ -17,6 +17,7 @@ import { PgliteDb } from "./pglite_db.ts";
 import { PgliteWorkerDb, WorkerStartError } from "./pglite_worker_db.ts";
 import { PostgresDb } from "./postgres_db.ts";
 import type { SqlDb } from "./sql_db.ts";
+import { isDiskFull } from "./error_text.ts";
 import { errorText, PersistenceError } from "./types.ts";
 
 /** What {@link openStore} needs. */
@@ -72,7 +73,11 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
         const dir = `${o.dataDir}/pglite`;
         const fresh = await Deno.stat(`${dir}/PG_VERSION`).then(() => false, () => true);
         if (fresh) o.log.info("creating the embedded database (the first start takes a few seconds)", { dir });
-        db = await openEmbedded(dir, o.log, o.clock);
+        try {
+          db = await openEmbedded(dir, o.log, o.clock);
+        } catch (error) {
+          throw embeddedFailure(dir, fresh, error);
+        }
         o.log.info("embedded database open", {
           dir,
           ms: Math.round(performance.now() - started),
@@ -87,6 +92,16 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
     if (error instanceof PersistenceError) throw error;
     throw new PersistenceError("database", `Cannot open the database: ${errorText(error)}`, { cause: error });
   }
+}
+
+/** Says which step failed, on which directory, and what to do about a full disk. */
+function embeddedFailure(dir: string, fresh: boolean, error: unknown): PersistenceError {
+  const why = errorText(error);
+  const advice = isDiskFull(why) ? "; free space on the disk that holds data_dir and start again" : "";
+  const step = fresh ? "create" : "open";
+  return new PersistenceError("database", `Cannot ${step} the embedded database in "${dir}": ${why}${advice}`, {
+    cause: error,
+  });
 }
 
 /**

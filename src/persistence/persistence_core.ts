@@ -30,6 +30,8 @@ import type { SqlDb } from "./sql_db.ts";
 import { Store } from "./store.ts";
 import type { CoreLink, PersistenceStatus } from "./status.ts";
 import { buildStatus } from "./status.ts";
+import { isDiskFull } from "./error_text.ts";
+import { FailureLog } from "./failure_log.ts";
 import { errorText, type JournalEntry, PersistenceError, type RetentionPolicy } from "./types.ts";
 
 /** The configuration keys persistence reads (spec 3 §2.3). */
@@ -79,6 +81,8 @@ export class PersistenceCore {
   policies: RetentionPolicy[] = [];
   /** The server core, once attached. */
   core: CoreLink | null = null;
+  /** Failed journal writes: the first logged, then a count per interval (a full disk fails every record). */
+  readonly #writeFailures: FailureLog;
   #db: SqlDb | null = null;
   #store: Store | null = null;
   #queries: Queries | null = null;
@@ -93,6 +97,12 @@ export class PersistenceCore {
 
   constructor(o: PersistenceOptions) {
     this.o = o;
+    this.#writeFailures = new FailureLog({
+      log: o.log,
+      clock: o.clock,
+      message: "journal write failed; the record is kept in memory and applied to the store",
+      recovered: "journal writes work again",
+    });
     this.bans = new DurableBanList((entry) => void this.write(entry), () => o.clock.now());
     this.loginJournal = {
       recordLogin: (login) => this.#recordLogin(login),
@@ -286,14 +296,11 @@ export class PersistenceCore {
       this.lastError = errorText(error);
       const failedSeq = (error as { seq?: number }).seq;
       if (gate || failedSeq === undefined) throw error;
-      this.o.log.error("journal write failed; the record is kept in memory and applied to the store", {
-        seq: failedSeq,
-        type: entry.t,
-        error: this.lastError,
-      });
+      this.#writeFailures.failed({ seq: failedSeq, type: entry.t, error: this.lastError });
       worker.admit(failedSeq, entry, false, body);
       return failedSeq;
     }
+    this.#writeFailures.succeeded();
     worker.admit(seq, entry, true, body);
     if (!gate) journal.requestSync();
     return seq;
@@ -313,12 +320,16 @@ export class PersistenceCore {
   async #recordLogin(login: LoginRecord): Promise<void> {
     // spec 3 §3.2: Authenticating → DurableAccepted once this record is on disk.
     const { user_id: user, session_id: session, name, language, ip, category, at } = login;
-    this.write({ t: "login", user, name, language, ip, session, category, at, instance: this.instanceId }, true);
+    try {
+      this.write({ t: "login", user, name, language, ip, session, category, at, instance: this.instanceId }, true);
+    } catch (error) {
+      throw storageError(error, false);
+    }
     try {
       await this.journal.sync();
     } catch (error) {
       // The record is written and handed to the worker: it will be applied unless compensated (`revokeLogin`).
-      throw Object.assign(error instanceof Error ? error : new Error(String(error)), { committed: true });
+      throw storageError(error, true);
     }
   }
 
@@ -389,4 +400,14 @@ export class PersistenceCore {
     this.#release?.();
     this.#release = null;
   }
+}
+
+/**
+ * A failed login write for the login path: `committed` when the record was
+ * written (only its flush failed), `diskFull` so the player's refusal can
+ * say the disk is full (login.ts).
+ */
+function storageError(error: unknown, committed: boolean): Error {
+  const e = error instanceof Error ? error : new Error(errorText(error));
+  return Object.assign(e, { committed, diskFull: isDiskFull(e.message) });
 }

@@ -20,6 +20,7 @@
  */
 
 import { PGlite } from "@electric-sql/pglite";
+import { describeError } from "./error_text.ts";
 import { syncTree } from "./fs_sync.ts";
 import { pgliteOptions } from "./pglite_config.ts";
 
@@ -87,7 +88,8 @@ async function run(r: WorkerRequest): Promise<Record<string, unknown>[]> {
 }
 
 function wireError(error: unknown): WireError {
-  const message = error instanceof Error ? error.message : String(error);
+  // PGlite's file system throws plain objects (`{ name: "ErrnoError", errno }`): name them (error_text.ts).
+  const message = describeError(error);
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? { message, code } : { message };
 }

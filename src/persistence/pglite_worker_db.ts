@@ -30,6 +30,7 @@
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import { hasDataDir, PGLITE_INITIAL_MEMORY } from "./pglite_config.ts";
+import { describeError } from "./error_text.ts";
 import type { WireError, WorkerReply, WorkerRequest } from "./pglite_worker.ts";
 import type { Queryable, Row, SqlDb } from "./sql_db.ts";
 
@@ -291,7 +292,7 @@ export class PgliteWorkerDb implements SqlDb {
       channel?.terminate();
       this.#delay = Math.min(this.#delay * 2, RESPAWN_MAX_MS);
       r.at = this.#now() + this.#delay;
-      const why = error instanceof Error ? error.message : String(error);
+      const why = describeError(error);
       this.#o.log?.warn("cannot start a new worker for the embedded database yet", {
         error: why,
         retry_ms: this.#delay,

@@ -10,7 +10,7 @@
 import { planBatch } from "./apply_plan.ts";
 import type { Backend, Row, SqlDb } from "./sql_db.ts";
 import { num } from "./sql_db.ts";
-import { PersistenceError, type SeqEntry } from "./types.ts";
+import { errorText, PersistenceError, type SeqEntry } from "./types.ts";
 
 /** A record that kept failing, with its error (issue 5 "dead-letter list"). */
 export interface DeadLetter {
@@ -169,7 +169,7 @@ export class Store {
       });
       return { seq: letter.seq, ok: true };
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorText(error);
       await this.db.query(
         "UPDATE dead_letters SET error = $2, attempts = attempts + 1, failed_at = $3 WHERE seq = $1",
         [

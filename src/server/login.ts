@@ -156,7 +156,8 @@ async function authenticate<T extends TokenCommand>(
       if (committed(error)) compensate(core, record, "journal flush failed");
       if (!session.open) return;
       session.state = "failed";
-      cc.fail("server-busy");
+      // A storage failure, not a busy server: the player can tell the operator what is wrong (issue 14).
+      cc.fail((error as { diskFull?: unknown }).diskFull === true ? "login-storage-full" : "login-storage-failed");
       return void session.closeAfterFlush(cc.replySeq, "rejected");
     }
   }
