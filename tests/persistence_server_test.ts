@@ -163,6 +163,10 @@ Deno.test("touches and judges are stored in batches of 256 items or 500 ms, jour
     batches: 3,
     records: 2,
     early_flushes: 0,
+    round_max_bytes: 16 * 1024 * 1024,
+    dropped_items: 0,
+    dropped_bytes: 0,
+    capped_rounds: 0,
   });
   await s.close();
 });

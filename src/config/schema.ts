@@ -177,6 +177,10 @@ export const ConfigSchema = z.object({
     z.enum(["refuse", "skip"], { error: "expected refuse or skip" }).default("refuse"),
     "Damaged journal records not yet stored: refuse to start, or skip them (set for one start).",
   ),
+  round_telemetry_max_mb: key(
+    intIn(1, 1024).default(16),
+    "Touches and judges stored per player and round (MB of JSON); the rest is dropped and counted.",
+  ),
   round_data_retention_days: key(days().default(7), "Days round data is kept (simple store)."),
   persistence_retention_days: key(days().default(30), "Days durable events are kept."),
   touch_judge_retention_days: key(days().default(7), "Days touch and judge streams are kept."),

@@ -28,6 +28,7 @@ import { type RetentionConfig, retentionPolicies } from "./retention.ts";
 import { SnapshotDebouncer } from "./snapshots.ts";
 import type { SqlDb } from "./sql_db.ts";
 import { Store } from "./store.ts";
+import { RoundTelemetryCap } from "./telemetry_cap.ts";
 import type { CoreLink, PersistenceStatus } from "./status.ts";
 import { buildStatus } from "./status.ts";
 import { isDiskFull } from "./error_text.ts";
@@ -42,6 +43,8 @@ export interface PersistenceConfig extends RetentionConfig {
   readonly startup_recovery_timeout: number;
   /** Damaged journal records the store does not hold: refuse to start, or start without them. */
   readonly journal_damaged_records: DamagedRecordsPolicy;
+  /** Touches and judges stored per player and round, in MB of JSON (`telemetry_cap.ts`). */
+  readonly round_telemetry_max_mb: number;
 }
 
 /** Options of `openPersistence`. */
@@ -108,7 +111,21 @@ export class PersistenceCore {
       recordLogin: (login) => this.#recordLogin(login),
       revokeLogin: (login, reason) => this.#revokeLogin(login, reason),
     };
-    this.recorder = new EventRecorder({ clock: o.clock, write: (entry, body) => this.#writeQuietly(entry, body) });
+    const cap = new RoundTelemetryCap(
+      o.config.round_telemetry_max_mb * 1024 * 1024,
+      (c) =>
+        o.log.warn("telemetry cap reached: this player's further touches and judges in this round are dropped", {
+          user: c.user,
+          room: c.room,
+          round: c.round ?? undefined,
+          max_bytes: c.maxBytes,
+        }),
+    );
+    this.recorder = new EventRecorder({
+      clock: o.clock,
+      write: (entry, body) => this.#writeQuietly(entry, body),
+      telemetryCap: cap,
+    });
     this.snapshots = new SnapshotDebouncer({
       clock: o.clock,
       emit: (room, payload) => this.#writeQuietly({ t: "snapshot", room, payload, at: o.clock.now() }),

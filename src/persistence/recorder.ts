@@ -28,6 +28,7 @@ import type { DomainEvent } from "../events/mod.ts";
 import type { Clock } from "../util/clock.ts";
 import { PlaytimeTracker } from "./playtime.ts";
 import { TelemetryBatcher } from "./telemetry_batcher.ts";
+import type { RoundTelemetryCap } from "./telemetry_cap.ts";
 import type { JournalEntry } from "./types.ts";
 
 /** Options of {@link EventRecorder}. */
@@ -35,6 +36,8 @@ export interface EventRecorderOptions {
   readonly clock: Clock;
   /** Journals one record (`body`: its JSON, when already made). */
   readonly write: (entry: JournalEntry, body?: string) => void;
+  /** What one player may store per round (default budget when absent). */
+  readonly telemetryCap?: RoundTelemetryCap;
 }
 
 /** The bus listener of the persistence layer. */
@@ -45,7 +48,11 @@ export class EventRecorder {
 
   constructor(o: EventRecorderOptions) {
     this.#o = o;
-    this.batcher = new TelemetryBatcher({ clock: o.clock, emit: (entry, body) => o.write(entry, body) });
+    this.batcher = new TelemetryBatcher({
+      clock: o.clock,
+      emit: (entry, body) => o.write(entry, body),
+      ...(o.telemetryCap ? { cap: o.telemetryCap } : {}),
+    });
   }
 
   /** Records one event (see the module doc). */
@@ -64,6 +71,9 @@ export class EventRecorder {
         break;
       case "room.left":
         if (!event.monitor) this.playtime.left(event.user, event.time);
+        break;
+      case "room.deleted":
+        this.batcher.cap.roomGone(event.room);
         break;
       case "round.completed":
         // The round's last batches get sequences before its completion.

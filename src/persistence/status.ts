@@ -59,6 +59,13 @@ export interface TelemetryStatus {
   readonly batches: number;
   readonly records: number;
   readonly early_flushes: number;
+  /** Per player and round (`round_telemetry_max_mb`), in bytes of JSON. */
+  readonly round_max_bytes: number;
+  /** Touch frames and judge events over a player's budget, dropped, and their bytes. */
+  readonly dropped_items: number;
+  readonly dropped_bytes: number;
+  /** Player-rounds that reached the budget. */
+  readonly capped_rounds: number;
 }
 
 /** The status fields persistence keeps outside the journal and worker. */
@@ -138,6 +145,8 @@ export function buildStatus(
         batches: batcher.counters.batches,
         records: batcher.counters.records,
         early_flushes: batcher.counters.early_flushes,
+        round_max_bytes: batcher.cap.maxBytes,
+        ...batcher.cap.counters,
       }
       : null,
   };

@@ -20,6 +20,7 @@
  *
  * Durability: a bundle is durable once journaled, like any record; what a
  * crash can lose is the telemetry not cut yet — at most the last 500 ms.
+ * What one player may store per round is capped (`telemetry_cap.ts`).
  *
  * The hot path ({@link TelemetryBatcher.add}) is O(1) map work per event
  * (no string keys, no timer per batch) plus the event's items: one push
@@ -33,6 +34,7 @@
  */
 
 import type { Clock, TimerHandle } from "../util/clock.ts";
+import { RoundTelemetryCap } from "./telemetry_cap.ts";
 import type { TelemetryBatch, TelemetryBundleEntry } from "./types.ts";
 
 /** Defaults of {@link TelemetryBatcherOptions}. */
@@ -59,6 +61,8 @@ export interface TelemetryBatcherOptions {
   readonly slots?: number;
   readonly recordBytes?: number;
   readonly pendingItems?: number;
+  /** What one player may store per round (`telemetry_cap.ts`); default: the cap's default budget. */
+  readonly cap?: RoundTelemetryCap;
 }
 
 type Kind = "touches" | "judges";
@@ -99,12 +103,15 @@ export class TelemetryBatcher {
   #timer: TimerHandle | undefined;
   /** Counters (exposed by tests and benchmarks). */
   readonly counters = { batches: 0, flushes: 0, records: 0, early_flushes: 0 };
+  /** The per-round budget of each player. */
+  readonly cap: RoundTelemetryCap;
 
   constructor(o: TelemetryBatcherOptions) {
     this.#o = o;
     this.#maxItems = o.maxItems ?? TELEMETRY_LIMITS.maxItems;
     this.#pendingCap = o.pendingItems ?? TELEMETRY_LIMITS.pendingItems;
     this.#slots = Array.from({ length: Math.max(1, o.slots ?? TELEMETRY_LIMITS.slots) }, () => new Set<Open>());
+    this.cap = o.cap ?? new RoundTelemetryCap();
   }
 
   /** Batches being filled. */
@@ -120,6 +127,9 @@ export class TelemetryBatcher {
   /** Adds the items of one `touches` or `judges` event. */
   add(kind: Kind, room: string, round: string | null, user: number, items: readonly unknown[], at: number): void {
     if (items.length === 0) return;
+    // The text the record needs anyway, made once here; its size is what the round's budget counts.
+    const json = JSON.stringify(items);
+    if (!this.cap.admit(room, round, user, items.length, json.length)) return;
     const map = kind === "touches" ? this.#touches : this.#judges;
     let batch = map.get(user);
     if (batch && (batch.room !== room || batch.round !== round)) {
@@ -132,7 +142,7 @@ export class TelemetryBatcher {
       // The common case: the whole event fits in one batch (and does not fill it).
       batch ??= this.#openBatch(map, kind, room, round, user, at);
       for (let i = 0; i < items.length; i++) batch.items.push(items[i]);
-      append(batch, JSON.stringify(items), at);
+      append(batch, json, at);
     } else {
       for (let i = 0; i < items.length;) {
         batch ??= this.#openBatch(map, kind, room, round, user, at);
@@ -157,6 +167,7 @@ export class TelemetryBatcher {
 
   /** Journals every batch of `round` now (the round ended: its data gets sequences before its completion). */
   flushRound(round: string): void {
+    this.cap.roundDone(round);
     const open = this.#byRound.get(round);
     if (!open) return;
     for (const batch of open) this.#cut(batch);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../util/clock.ts";
 import { TelemetryBatcher, type TelemetryBatcherOptions } from "./telemetry_batcher.ts";
+import { RoundTelemetryCap } from "./telemetry_cap.ts";
 import type { TelemetryBundleEntry } from "./types.ts";
 
 function setup(o: Partial<TelemetryBatcherOptions> = {}) {
@@ -121,4 +122,27 @@ Deno.test("telemetry batcher: batches are cut 500 ms after their first item, to 
   single.batcher.add("judges", "r", "g", 2, items(1), single.clock.now());
   single.clock.advance(300);
   assert.deepEqual(single.take(), [[["judges", 1, "r", "g", 1], ["judges", 2, "r", "g", 1]]], "slots: 1 cuts all");
+});
+
+Deno.test("telemetry batcher: a player's items beyond the round's budget are not journaled", () => {
+  const cap = new RoundTelemetryCap(2 * JSON.stringify(items(10)).length);
+  const { clock, batcher, take } = setup({ cap });
+  batcher.add("touches", "r1", "g", 1, items(10), 0);
+  batcher.add("judges", "r1", "g", 1, items(10), 0);
+  batcher.add("touches", "r1", "g", 1, items(10), 0);
+  batcher.add("touches", "r1", "g", 2, items(10), 0);
+  clock.advance(500);
+  assert.deepEqual(take(), [[["touches", 1, "r1", "g", 10], ["judges", 1, "r1", "g", 10], [
+    "touches",
+    2,
+    "r1",
+    "g",
+    10,
+  ]]]);
+  assert.deepEqual(cap.counters, {
+    dropped_items: 10,
+    dropped_bytes: JSON.stringify(items(10)).length,
+    capped_rounds: 1,
+  });
+  assert.equal(batcher.pendingItems, 0);
 });
