@@ -11,9 +11,9 @@
  */
 import assert from "node:assert/strict";
 import { connect, type PhiraClient } from "../src/client/mod.ts";
-import { DAMAGED_DIR } from "../src/persistence/journal_repair.ts";
-import { recordOffsets } from "../src/persistence/journal_corruption_test_util.ts";
-import { PgliteDb } from "../src/persistence/pglite_db.ts";
+import { DAMAGED_DIR } from "../src/persistence/journal/repair.ts";
+import { recordOffsets } from "../src/persistence/journal/corruption_test_util.ts";
+import { PgliteDb } from "../src/persistence/backends/pglite_db.ts";
 import { devRecordId, devToken, serveDevApi } from "../src/upstream/mod.ts";
 import { freePort } from "./support/child_server.ts";
 import { dataDirs } from "./support/persistence_stack.ts";

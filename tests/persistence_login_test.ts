@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { faultyJournalFiles } from "../src/persistence/journal_faults_test_util.ts";
+import { faultyJournalFiles } from "../src/persistence/journal/faults_test_util.ts";
 import { devToken } from "../src/upstream/mod.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { waitUntil } from "./support/describe.ts";

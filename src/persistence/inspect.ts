@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { ApplyWorker } from "./apply_worker.ts";
-import type { Journal } from "./journal.ts";
-import { JournalReader } from "./journal_reader.ts";
+import type { ApplyWorker } from "./apply/worker.ts";
+import type { Journal } from "./journal/journal.ts";
+import { JournalReader } from "./journal/reader.ts";
 
 /** One segment in the inspection. */
 export interface SegmentView {

@@ -10,9 +10,9 @@
 
 import { decodeJournalBody, inspectJournal, type WalInspection } from "./inspect.ts";
 import { PersistenceCore, type PersistenceOptions } from "./persistence_core.ts";
-import type { PlaytimeRow, SnapshotRow } from "./rows.ts";
-import type { RetentionResult } from "./retention.ts";
-import type { DeadLetter, ReplayOutcome } from "./store.ts";
+import type { PlaytimeRow, SnapshotRow } from "./queries/rows.ts";
+import type { RetentionResult } from "./retention/retention.ts";
+import type { DeadLetter, ReplayOutcome } from "./apply/store.ts";
 import { PersistenceError } from "./types.ts";
 
 /** Outcome of {@link Persistence.replayDeadLetters}. */

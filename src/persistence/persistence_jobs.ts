@@ -9,7 +9,7 @@
 
 import type { TimerHandle } from "../util/clock.ts";
 import type { PersistenceCore as Persistence } from "./persistence_core.ts";
-import { type RetentionResult, runRetention } from "./retention.ts";
+import { type RetentionResult, runRetention } from "./retention/retention.ts";
 import { errorText } from "./types.ts";
 
 /** Default periods in milliseconds. */

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../config/mod.ts";
 import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
-import { faultyJournalFiles } from "./journal_faults_test_util.ts";
+import { faultyJournalFiles } from "./journal/faults_test_util.ts";
 import { openPersistence } from "./persistence.ts";
 import type { PersistenceOptions } from "./persistence_core.ts";
-import { PgliteDb } from "./pglite_db.ts";
-import { num } from "./sql_db.ts";
+import { PgliteDb } from "./backends/pglite_db.ts";
+import { num } from "./backends/sql_db.ts";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../config/mod.ts";
 import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
-import { flip, recordOffsets } from "./journal_corruption_test_util.ts";
-import { Journal } from "./journal.ts";
-import { JOURNAL_ID_FILE } from "./journal_identity.ts";
+import { flip, recordOffsets } from "./journal/corruption_test_util.ts";
+import { Journal } from "./journal/journal.ts";
+import { JOURNAL_ID_FILE } from "./journal/identity.ts";
 import { openPersistence } from "./persistence.ts";
-import { PgliteDb } from "./pglite_db.ts";
+import { PgliteDb } from "./backends/pglite_db.ts";
 
 /** Flips a body bit of record `index` (from the end when negative) of the journal's last segment; its sequence. */
 async function damageBody(dataDir: string, index: number): Promise<void> {

@@ -9,10 +9,10 @@
 
 import type { AuthCache } from "../server/auth_cache.ts";
 import { type Counters, INVARIANT_COUNTERS } from "../server/counters.ts";
-import type { ApplyCounters, ApplyWorker } from "./apply_worker.ts";
-import type { Journal, JournalCounters } from "./journal.ts";
-import type { Backend } from "./sql_db.ts";
-import type { TelemetryBatcher } from "./telemetry_batcher.ts";
+import type { ApplyCounters, ApplyWorker } from "./apply/worker.ts";
+import type { Journal, JournalCounters } from "./journal/journal.ts";
+import type { Backend } from "./backends/sql_db.ts";
+import type { TelemetryBatcher } from "./recording/telemetry_batcher.ts";
 
 /** What persistence reads from and restores into the server core. */
 export interface CoreLink {
