@@ -7,7 +7,7 @@
  */
 
 export * from "./persistence.ts";
-export * from "./persistence_core.ts";
+export * from "./startup.ts";
 export * from "./types.ts";
 export * from "./status.ts";
 export * from "./queries/queries.ts";

@@ -9,7 +9,7 @@
  */
 
 import { decodeJournalBody, inspectJournal, type WalInspection } from "./inspect.ts";
-import { PersistenceCore, type PersistenceOptions } from "./persistence_core.ts";
+import { PersistenceCore, type PersistenceOptions } from "./startup.ts";
 import type { PlaytimeRow, SnapshotRow } from "./queries/rows.ts";
 import type { RetentionResult } from "./retention/retention.ts";
 import type { DeadLetter, ReplayOutcome } from "./apply/store.ts";

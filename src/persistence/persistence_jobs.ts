@@ -8,7 +8,7 @@
  */
 
 import type { TimerHandle } from "../util/clock.ts";
-import type { PersistenceCore as Persistence } from "./persistence_core.ts";
+import type { PersistenceCore as Persistence } from "./startup.ts";
 import { type RetentionResult, runRetention } from "./retention/retention.ts";
 import { errorText } from "./types.ts";
 

@@ -4,7 +4,7 @@ import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
 import { faultyJournalFiles } from "./journal/faults_test_util.ts";
 import { openPersistence } from "./persistence.ts";
-import type { PersistenceOptions } from "./persistence_core.ts";
+import type { PersistenceOptions } from "./startup.ts";
 import { PgliteDb } from "./backends/pglite_db.ts";
 import { num } from "./backends/sql_db.ts";
 
