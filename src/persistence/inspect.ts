@@ -6,9 +6,8 @@
  * @module
  */
 
-import type { ApplyWorker } from "./apply/worker.ts";
-import type { Journal } from "./journal/journal.ts";
-import { JournalReader } from "./journal/reader.ts";
+import type { ApplyWorker } from "./apply/mod.ts";
+import { type Journal, JournalReader } from "./journal/mod.ts";
 
 /** One segment in the inspection. */
 export interface SegmentView {

@@ -11,7 +11,7 @@
 import { defaultConfig } from "../config/mod.ts";
 import { ManualClock, SystemClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
-import { Journal } from "./journal/journal.ts";
+import { Journal } from "./journal/mod.ts";
 import { openPersistence } from "./persistence.ts";
 import type { JournalEntry } from "./types.ts";
 

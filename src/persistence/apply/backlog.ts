@@ -7,8 +7,7 @@
  * @module
  */
 
-import type { Journal } from "../journal/journal.ts";
-import { JournalReader } from "../journal/reader.ts";
+import { type Journal, JournalReader } from "../journal/mod.ts";
 import type { JournalEntry } from "../types.ts";
 
 /** A record waiting to be applied: parsed (null when parsing failed), and its JSON when at hand. */

@@ -1,8 +1,11 @@
 /**
  * Folding a batch of journal records per table and key, in sequence order
- * (last write wins, counts add up), for `apply_plan.ts` to turn into one
+ * (last write wins, counts add up), for `plan.ts` to turn into one
  * statement per table. Room history pairs joins with leaves inside the batch;
  * a round's results follow its completion, which is authoritative.
+ *
+ * Over 300 lines: one fold per record type, each a few lines, all writing
+ * the same {@link Plan}; split by type they would only share that plan.
  *
  * @module
  */

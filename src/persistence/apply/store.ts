@@ -2,14 +2,13 @@
  * The store: one interface over either backend (issue 5 "Stores"). It
  * applies journal batches exactly once — the batch's rows and the applied
  * watermark commit in one transaction — keeps the dead-letter list, and
- * answers the read queries (`queries.ts`).
+ * answers the read queries (`queries/`).
  *
  * @module
  */
 
 import { planBatch } from "./plan.ts";
-import type { Backend, Row, SqlDb } from "../backends/sql_db.ts";
-import { num } from "../backends/sql_db.ts";
+import { type Backend, num, type Row, type SqlDb } from "../backends/mod.ts";
 import { errorText, PersistenceError, type SeqEntry } from "../types.ts";
 
 /** A record that kept failing, with its error (issue 5 "dead-letter list"). */
@@ -31,7 +30,7 @@ export interface ReplayOutcome {
 
 /**
  * The database's `applied_seq` counts another journal's sequences than the
- * one applying (`journal_identity.ts`). The apply worker treats it like an
+ * one applying (`journal/identity.ts`). The apply worker treats it like an
  * outage: records wait in the journal, nothing is skipped or dead-lettered.
  */
 export class JournalMismatchError extends PersistenceError {

@@ -3,6 +3,9 @@
  * that pass one shared test suite"): `store_pglite_test.ts` and
  * `store_postgres_test.ts` call {@link storeSuite} with their database.
  *
+ * Over 300 lines: it is one conformance suite, run as a whole against each
+ * backend; its steps share one database and build on each other.
+ *
  * @module
  */
 
@@ -102,7 +105,7 @@ const CASES: [string, Case][] = [
           await tx.exec("SET LOCAL enable_seqscan = off");
           const plan = async (sql: string) =>
             (await tx.query(`EXPLAIN ${sql}`)).map((r) => String(Object.values(r)[0])).join("\n");
-          // The same queries as runRetention's chunks (retention.ts).
+          // The same queries as runRetention's chunks (retention/retention.ts).
           return [
             await plan(`SELECT ctid FROM ${table} WHERE ${col} < 5 LIMIT 10`),
             await plan(`SELECT ctid FROM ${table} ORDER BY ${col} ASC NULLS FIRST LIMIT 10`),

@@ -3,7 +3,7 @@
  * "Write-ahead journal"), strictly in sequence order so that one watermark
  * makes every batch apply exactly once.
  *
- * Records arrive through a bounded in-memory intake (`apply_intake.ts`);
+ * Records arrive through a bounded in-memory intake (`intake.ts`);
  * when it goes journal-only (spec 3 §8 "when full for 100 ms the item stays
  * journal-only") the worker reads later records back from the segment files
  * once the queue has drained, and returns the intake to memory mode when it
@@ -14,15 +14,19 @@
  * the records wait in the journal. A record that fails by itself is retried
  * alone, then put on the dead-letter list with its error.
  *
+ * Over 300 lines: the loop, its batch application, the retries and the dead
+ * letters move one watermark together (the intake and the read-back are
+ * apart already, `intake.ts`, `backlog.ts`).
+ *
  * @module
  */
 
 import type { Clock, TimerHandle } from "../../util/clock.ts";
 import type { Logger } from "../../util/log.ts";
-import type { Journal } from "../journal/journal.ts";
+import type { Journal } from "../journal/mod.ts";
 import { ApplyIntake, type IntakeCounters } from "./intake.ts";
 import { Backlog, type Item } from "./backlog.ts";
-import { isTransientDbError } from "../backends/sql_db.ts";
+import { isTransientDbError } from "../backends/mod.ts";
 import { errorText, type JournalEntry, PersistenceError, type SeqEntry } from "../types.ts";
 
 /** Default of {@link ApplyWorkerOptions.maxBatchBytes}. */
@@ -283,7 +287,7 @@ export class ApplyWorker {
   }
 
   #isTransient(error: unknown): boolean {
-    // A database taken over by another journal: wait like in an outage, never skip or dead-letter (journal_identity.ts).
+    // A database taken over by another journal: wait like in an outage, never skip or dead-letter (journal/identity.ts).
     if (error instanceof PersistenceError && error.code === "journal_identity") return true;
     return (this.#o.isTransient ?? isTransientDbError)(error);
   }

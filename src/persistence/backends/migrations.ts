@@ -109,7 +109,7 @@ CREATE INDEX dead_letters_failed ON dead_letters (failed_at NULLS FIRST);
 
 /**
  * The identity of the journal whose sequences `applied_seq` counts
- * (`journal_identity.ts`): sequences are numbered per data directory, so a
+ * (`journal/identity.ts`): sequences are numbered per data directory, so a
  * database fed by another journal must be refused, not silently skipped.
  */
 const V3 = `ALTER TABLE journal_state ADD COLUMN journal_id TEXT;`;

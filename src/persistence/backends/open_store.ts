@@ -15,7 +15,7 @@ import { DataDirLock } from "../lock.ts";
 import { migrate, type MigrateResult, type Migration, MIGRATIONS } from "./migrations.ts";
 import { PgliteDb } from "./pglite_db.ts";
 import { PgliteWorkerDb, WorkerStartError } from "./pglite_worker_db.ts";
-import { PostgresDb } from "./postgres_db.ts";
+import { describeUrl, PostgresDb } from "./postgres_db.ts";
 import type { SqlDb } from "./sql_db.ts";
 import { isDiskFull } from "../error_text.ts";
 import { errorText, PersistenceError } from "../types.ts";
@@ -107,7 +107,7 @@ function embeddedFailure(dir: string, fresh: boolean, error: unknown): Persisten
 /**
  * PGlite in a worker (`pglite_worker_db.ts`), so the database never blocks
  * the game's event loop; in this thread only where no worker can start
- * (e.g. a `deno compile` build without `--include src/persistence/pglite_worker.ts`).
+ * (e.g. a `deno compile` build without `--include src/persistence/backends/pglite_worker.ts`).
  */
 async function openEmbedded(dir: string, log: Logger, clock: Clock | undefined): Promise<SqlDb> {
   try {
@@ -120,4 +120,11 @@ async function openEmbedded(dir: string, log: Logger, clock: Clock | undefined):
     });
     return await PgliteDb.open({ dir });
   }
+}
+
+/** The database as messages name it: never the URL (it may hold a password). */
+export function describeDatabase(config: { readonly data_dir: string; readonly database_url: string | null }): string {
+  if (!config.database_url) return `the embedded database "${config.data_dir}/pglite"`;
+  const { host, database } = describeUrl(config.database_url);
+  return `the PostgreSQL database "${database}" on ${host}`;
 }

@@ -6,7 +6,7 @@
  * memory are the same (`pglite_config.ts`).
  *
  * PGlite runs with fsync off and has no cross-process lock (platform.md §4):
- * the owner lock is `lock.ts`, and {@link PgliteDb.checkpoint} makes the
+ * the owner lock is `../lock.ts`, and {@link PgliteDb.checkpoint} makes the
  * data durable before journal segments are deleted.
  *
  * @module

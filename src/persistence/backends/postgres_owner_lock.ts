@@ -4,7 +4,7 @@
  * as the store is open. Journal sequences are numbered per data directory
  * while the database keeps one applied watermark, so a second server on the
  * same database would have its records skipped as already applied
- * (`journal_identity.ts` fences that too). The connection has no idle
+ * (`journal/identity.ts` fences that too). The connection has no idle
  * timeout and no maximum lifetime, so the pool's recycling never drops the
  * lock; if the connection is lost anyway (the server restarted), the lock
  * is taken again by {@link PostgresOwnerLock.keep} (the 30 s heartbeat).

@@ -1,5 +1,5 @@
 /**
- * The record codec of each segment format version (`journal_format.ts`).
+ * The record codec of each segment format version (`format.ts`).
  *
  * @module
  */

@@ -14,15 +14,7 @@ import assert from "node:assert/strict";
 import { DAMAGED_DIR } from "./repair.ts";
 import { segmentHeader, segmentName } from "./format.ts";
 import { RecordEncoder } from "./record_v2.ts";
-import {
-  concat,
-  flip,
-  keysUpTo,
-  layout,
-  openAndRead,
-  recordOffsets,
-  snapshotDir,
-} from "./corruption_test_util.ts";
+import { concat, flip, keysUpTo, layout, openAndRead, recordOffsets, snapshotDir } from "./corruption_test_util.ts";
 
 /** Three segments of five records: sequences 1–5, 6–10, 11–15. */
 const SEGMENTS = 3;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { JournalFile, OpenJournalFile } from "./journal.ts";
+import type { JournalFile, OpenJournalFile } from "./files.ts";
 
 /** What the files do next; tests flip these while the journal runs. */
 export interface JournalFaults {

@@ -17,7 +17,7 @@
  * | none, records| none      | new identity, bound (a journal written before identities) |
  * | none, records| K         | refuse: records of unknown numbering |
  *
- * Every apply transaction then checks the identity again (`store.ts`), so a
+ * Every apply transaction then checks the identity again (`apply/store.ts`), so a
  * database taken over while this server runs (its PostgreSQL owner lock was
  * lost) makes records wait instead of being skipped.
  *
@@ -27,8 +27,6 @@
 import type { Logger } from "../../util/log.ts";
 import type { Journal } from "./journal.ts";
 import { JournalReader } from "./reader.ts";
-import { describeUrl } from "../backends/postgres_db.ts";
-import type { Store } from "../apply/store.ts";
 import { entrySpan, errorText, type JournalEntry, PersistenceError } from "../types.ts";
 
 /** File of the journal's identity, inside the journal directory. */
@@ -83,21 +81,22 @@ export async function writeJournalId(dir: string, id: string): Promise<void> {
   }
 }
 
+/** The database's side of the binding (the apply store): which journal it counts, and taking it over. */
+export interface JournalOwner {
+  /** The identity of the journal whose sequences the database counts, or null. */
+  journalId(): Promise<string | null>;
+  /** Records `id` if the database still names `expected`; false when another server got there first. */
+  bindJournal(id: string, expected: string | null, now: number): Promise<boolean>;
+}
+
 /** What {@link bindJournal} needs. */
 export interface BindJournalOptions {
-  readonly store: Store;
+  readonly store: JournalOwner;
   readonly journal: Journal;
   readonly log: Logger;
   readonly now: number;
-  /** Where the database is, for messages (see {@link describeDatabase}). */
+  /** Where the database is, for messages (never its URL: it may hold a password). */
   readonly database: string;
-}
-
-/** The database as messages name it: never the URL (it may hold a password). */
-export function describeDatabase(config: { readonly data_dir: string; readonly database_url: string | null }): string {
-  if (!config.database_url) return `the embedded database "${config.data_dir}/pglite"`;
-  const { host, database } = describeUrl(config.database_url);
-  return `the PostgreSQL database "${database}" on ${host}`;
 }
 
 /** Checks the journal against the database (table in the module doc); returns the journal's identity. */

@@ -1,8 +1,8 @@
 /**
  * The local write-ahead journal (issue 5 "Write-ahead journal"): segment
  * files under `data_dir/journal`, one record per durable write, each with
- * its length, checksums and global sequence (layout in `journal_format.ts`;
- * recovery of damage at startup in `journal_recovery.ts`).
+ * its length, checksums and global sequence (layout in `format.ts`;
+ * recovery of damage at startup in `recovery.ts`).
  *
  * `append` writes synchronously, so a record is in the operating system's
  * hands before the caller goes on (a killed process loses nothing it
@@ -19,26 +19,10 @@ import type { Clock, TimerHandle } from "../../util/clock.ts";
 import type { Logger } from "../../util/log.ts";
 import { FailureLog } from "../failure_log.ts";
 import { CURRENT_VERSION, SEGMENT_HEADER_BYTES, segmentHeader, segmentName } from "./format.ts";
+import { type JournalFile, openActive, type OpenJournalFile, openSegmentFile, syncDir, writeAll } from "./files.ts";
 import { RecordEncoder } from "./record_v2.ts";
-import {
-  type DamagedRecordsPolicy,
-  recoverJournal,
-  type RecoveryCounters,
-  type SegmentInfo,
-} from "./recovery.ts";
+import { type DamagedRecordsPolicy, recoverJournal, type RecoveryCounters, type SegmentInfo } from "./recovery.ts";
 import { entrySpan, errorText, type JournalEntry, PersistenceError } from "../types.ts";
-
-/** The file operations the journal needs (a `Deno.FsFile` has them); replaceable to inject faults. */
-export interface JournalFile {
-  writeSync(p: Uint8Array): number;
-  truncateSync(len?: number): void;
-  syncSync(): void;
-  sync(): Promise<void>;
-  close(): void;
-}
-
-/** Opens (creating when missing) a segment for appending. */
-export type OpenJournalFile = (path: string) => JournalFile;
 
 /** Options of {@link Journal.open}. */
 export interface JournalOptions {
@@ -70,10 +54,7 @@ export interface JournalCounters extends RecoveryCounters {
   sync_failures: number;
 }
 
-const defaultOpen: OpenJournalFile = (path) =>
-  Deno.openSync(path, { read: true, write: true, create: true, append: true });
-
-/** The journal of one data directory (one owner process: see `lock.ts`). */
+/** The journal of one data directory (one owner process: see `../lock.ts`). */
 export class Journal {
   readonly dir: string;
   readonly counters: JournalCounters;
@@ -135,35 +116,7 @@ export class Journal {
       damaged: o.damaged ?? "refuse",
       now: o.clock.now(),
     });
-    let last = segments.at(-1);
-    const lastSeq = Math.max(last?.lastSeq ?? 0, o.minSeq ?? 0);
-    const open = o.openFile ?? defaultOpen;
-    if (last && last.version !== CURRENT_VERSION && last.records === 0) {
-      // An empty segment of the old format: start it again in the current one.
-      await Deno.remove(last.path);
-      segments.pop();
-      last = undefined;
-    }
-    let active = last;
-    if (!active || active.version !== CURRENT_VERSION) {
-      // New records always go to a segment of the current format; older segments are read until compacted.
-      const first = lastSeq + 1;
-      active = { path: `${o.dir}/${segmentName(first)}`, firstSeq: first, lastSeq, bytes: 0, records: 0, version: 2 };
-      segments.push(active);
-    }
-    let file: JournalFile;
-    try {
-      file = open(active.path);
-      if (active.bytes < SEGMENT_HEADER_BYTES) {
-        file.truncateSync(0);
-        writeAll(file, segmentHeader(active.firstSeq));
-        file.syncSync();
-        active.bytes = SEGMENT_HEADER_BYTES;
-        syncDir(o.dir);
-      }
-    } catch (error) {
-      throw new PersistenceError("journal_write", `Cannot open the journal in "${o.dir}": ${errorText(error)}`);
-    }
+    const { file, lastSeq } = openActive(o.dir, segments, o.minSeq ?? 0, o.openFile ?? openSegmentFile);
     return new Journal(o, segments, file, lastSeq, counters);
   }
 
@@ -302,7 +255,7 @@ export class Journal {
       if (previous.lastSeq > this.#syncedSeq) this.#syncedSeq = previous.lastSeq;
     }
     const path = `${this.dir}/${segmentName(seq)}`;
-    const file = (this.#o.openFile ?? defaultOpen)(path);
+    const file = (this.#o.openFile ?? openSegmentFile)(path);
     try {
       writeAll(file, segmentHeader(seq));
       syncDir(this.dir);
@@ -324,25 +277,5 @@ export class Journal {
     };
     this.#segments.push(segment);
     return segment;
-  }
-}
-
-/** Writes all of `bytes` (a write may be partial). */
-function writeAll(file: JournalFile, bytes: Uint8Array): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
-}
-
-/** Makes a directory entry change durable (new segment file). */
-function syncDir(dir: string): void {
-  try {
-    const d = Deno.openSync(dir, { read: true });
-    try {
-      d.syncSync();
-    } finally {
-      d.close();
-    }
-  } catch {
-    // Not supported on every platform; the file data itself is flushed.
   }
 }

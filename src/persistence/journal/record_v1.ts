@@ -1,7 +1,7 @@
 /**
  * Journal record format 1 (issue 5), read only: data directories written
  * before format 2 still start, and their records are applied; new records
- * go to format-2 segments (`journal_format.ts`).
+ * go to format-2 segments (`format.ts`).
  *
  * | offset | size | field                                         |
  * |--------|------|-----------------------------------------------|

@@ -1,7 +1,7 @@
 /**
  * Journal recovery at startup (issue 5 "a torn last record is truncated
  * with a log line"; issue 14 "Journal integrity"). Every segment is read
- * and checked (`journal_scan.ts`), then each finding is judged:
+ * and checked (`scan.ts`), then each finding is judged:
  *
  * - A damaged header the checksums restore, or a record that duplicates
  *   one read before (a copied segment), costs nothing: the segment is
@@ -41,7 +41,7 @@ export interface SegmentInfo {
   /** File size in bytes. */
   bytes: number;
   records: number;
-  /** Record format of the file (`journal_format.ts`). */
+  /** Record format of the file (`format.ts`). */
   readonly version: FormatVersion;
 }
 

@@ -1,5 +1,5 @@
 /**
- * How journal recovery speaks (`journal_recovery.ts`): the sequences a
+ * How journal recovery speaks (`recovery.ts`): the sequences a
  * damaged stretch holds, the refusal message with what the operator can
  * do, and a bound on log lines when damage is widespread.
  *

@@ -1,5 +1,5 @@
 /**
- * The file changes of journal recovery (`journal_recovery.ts`): cutting a
+ * The file changes of journal recovery (`recovery.ts`): cutting a
  * torn tail, rewriting a segment without its damage, and keeping the
  * original of anything changed or removed under `journal/damaged/` (never
  * deleted by the server; the operator may inspect and delete it).

@@ -2,7 +2,7 @@
  * Reading one journal segment at startup (issue 14 "Journal integrity"):
  * every record is decoded and checksummed, and what is not an intact
  * record in order becomes a {@link Finding}. Nothing is decided or changed
- * here — `journal_recovery.ts` decides what each finding means (with the
+ * here — `recovery.ts` decides what each finding means (with the
  * database's applied sequence) and repairs the files.
  *
  * After damage the scan does not stop: it looks for the next record whose
@@ -19,13 +19,7 @@
  */
 
 import { codecFor } from "./codecs.ts";
-import {
-  type FormatVersion,
-  readSegmentHeader,
-  type RecordCodec,
-  SEGMENT_HEADER_BYTES,
-  zeroTail,
-} from "./format.ts";
+import { type FormatVersion, readSegmentHeader, type RecordCodec, SEGMENT_HEADER_BYTES, zeroTail } from "./format.ts";
 import { V1_CODEC } from "./record_v1.ts";
 import { V2_CODEC } from "./record_v2.ts";
 import { RecordIndex, type SeqIndex } from "./seq_index.ts";

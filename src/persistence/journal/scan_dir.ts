@@ -1,7 +1,7 @@
 /**
  * Reading the whole journal directory at startup for recovery
- * (`journal_recovery.ts`): every segment file, in the order of its first
- * record's sequence, through one shared scan context (`journal_scan.ts`).
+ * (`recovery.ts`): every segment file, in the order of its first
+ * record's sequence, through one shared scan context (`scan.ts`).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The records kept by the startup scan (`journal_scan.ts`), compactly: per
+ * The records kept by the startup scan (`scan.ts`), compactly: per
  * segment, typed arrays of sequence, body checksum and byte offsets (20
  * bytes a record), so a journal of millions of records is indexed without
  * an object per record. The index finds an earlier record by sequence to

@@ -8,8 +8,7 @@
 
 import type { CachedIdentity } from "../../server/auth_cache.ts";
 import type { IpBan, UserBan } from "../../server/bans.ts";
-import type { Queryable } from "../backends/sql_db.ts";
-import { num } from "../backends/sql_db.ts";
+import { num, type Queryable } from "../backends/mod.ts";
 
 /** Stored bans by user id and by address. */
 export async function loadBans(db: Queryable): Promise<{ users: UserBan[]; ips: IpBan[] }> {

@@ -18,8 +18,7 @@ import type {
   TelemetryRow,
   UserRow,
 } from "./rows.ts";
-import type { Queryable, Row } from "../backends/sql_db.ts";
-import { num, numOrNull } from "../backends/sql_db.ts";
+import { num, numOrNull, type Queryable, type Row } from "../backends/mod.ts";
 
 /** Largest page of `persist.touches` / `persist.judges` (spec 3 §8). */
 export const TELEMETRY_PAGE_LIMIT = 500;

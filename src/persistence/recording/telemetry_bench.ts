@@ -14,7 +14,7 @@
 import type { JudgeEvent, TouchFrame } from "../../protocol/mod.ts";
 import { ManualClock } from "../../util/clock.ts";
 import { LogHub } from "../../util/log.ts";
-import { Journal } from "../journal/journal.ts";
+import { Journal } from "../journal/mod.ts";
 import { TelemetryBatcher } from "./telemetry_batcher.ts";
 import type { TelemetryEntry } from "../types.ts";
 

@@ -15,8 +15,7 @@
 
 import { RETENTION_TIME_COLUMNS, type RetentionTable } from "../../config/retention_tables.ts";
 import type { Logger } from "../../util/log.ts";
-import type { Queryable } from "../backends/sql_db.ts";
-import { num } from "../backends/sql_db.ts";
+import { num, type Queryable } from "../backends/mod.ts";
 import type { RetentionPolicy } from "../types.ts";
 
 /** Which default applies to a table. */
