@@ -46,17 +46,23 @@ const encoder = new TextEncoder();
 /** Reusable encoder of format-2 records (one per journal; avoids an allocation per append). */
 export class RecordEncoder {
   #buf = new Uint8Array(64 * 1024);
+  #view = new DataView(this.#buf.buffer);
+  #body = this.#buf.subarray(V2_HEADER_BYTES);
 
   /** Frames `body` as record `seq`; the returned view is valid until the next call. */
   encode(seq: number, body: string): Uint8Array {
     const need = V2_HEADER_BYTES + body.length * 3;
-    if (this.#buf.length < need) this.#buf = new Uint8Array(Math.max(need, this.#buf.length * 2));
+    if (this.#buf.length < need) {
+      this.#buf = new Uint8Array(Math.max(need, this.#buf.length * 2));
+      this.#view = new DataView(this.#buf.buffer);
+      this.#body = this.#buf.subarray(V2_HEADER_BYTES);
+    }
     const buf = this.#buf;
-    const { written } = encoder.encodeInto(body, buf.subarray(V2_HEADER_BYTES));
+    const { written } = encoder.encodeInto(body, this.#body);
     if (written > MAX_BODY_BYTES) {
       throw new RangeError(`Cannot journal a record: ${written} bytes exceed the ${MAX_BODY_BYTES}-byte limit`);
     }
-    writeHeader(buf, seq, written, crc32(buf.subarray(V2_HEADER_BYTES, V2_HEADER_BYTES + written)));
+    writeHeader(buf, this.#view, seq, written, crc32(buf.subarray(V2_HEADER_BYTES, V2_HEADER_BYTES + written)));
     return buf.subarray(0, V2_HEADER_BYTES + written);
   }
 
@@ -64,15 +70,17 @@ export class RecordEncoder {
   encodeBytes(seq: number, body: Uint8Array): Uint8Array {
     const out = new Uint8Array(V2_HEADER_BYTES + body.length);
     out.set(body, V2_HEADER_BYTES);
-    writeHeader(out, seq, body.length, crc32(body));
+    writeHeader(out, new DataView(out.buffer), seq, body.length, crc32(body));
     return out;
   }
 }
 
-/** Writes marker, length, sequence, body checksum and header checksum into `buf[0..24]`. */
-function writeHeader(buf: Uint8Array, seq: number, length: number, bodyCrc: number): void {
-  const view = new DataView(buf.buffer, buf.byteOffset, V2_HEADER_BYTES);
-  buf.set(V2_MARKER, 0);
+/** Writes marker, length, sequence, body checksum and header checksum into `buf[0..24]` (`view` over `buf`). */
+function writeHeader(buf: Uint8Array, view: DataView, seq: number, length: number, bodyCrc: number): void {
+  buf[0] = V2_MARKER[0]!;
+  buf[1] = V2_MARKER[1]!;
+  buf[2] = V2_MARKER[2]!;
+  buf[3] = V2_MARKER[3]!;
   view.setUint32(4, length, true);
   view.setBigUint64(8, BigInt(seq), true);
   view.setUint32(16, bodyCrc, true);
