@@ -43,6 +43,9 @@ Deno.test("http admin page is served with a strict CSP; other files are not", as
     const js = await h.http.request("/admin/admin.js");
     equal(js.headers.get("content-type"), "text/javascript; charset=utf-8");
     match(await js.text(), /REFRESH_MS = 5000/);
+    const messages = await h.http.request("/admin/messages.js");
+    equal(messages.headers.get("content-type"), "text/javascript; charset=utf-8");
+    match(await messages.text(), /"state\.SELECTING_CHART": "Selecting a chart"/);
     deepEqual((await h.json("/admin/../deno.json")).status, 404);
     deepEqual((await h.json("/admin/deno.json")).body, { error: "route not found: /admin/deno.json", code: 404 });
   } finally {
