@@ -21,6 +21,7 @@ import { HubRenderer } from "./hub.ts";
 import { dispatchPlugins } from "./plugin_routes.ts";
 import { RouteRegistry } from "./route_registry.ts";
 import { adminApiRoutes } from "./routes_admin.ts";
+import { adminPanelRoutes } from "./routes_admin_panel.ts";
 import { defaultHealth, healthRoutes, profileRRoutes, profileSRoutes } from "./routes_rooms.ts";
 import { registerBasicStream, streamRoutes } from "./routes_streams.ts";
 import { StreamTracker } from "./sse.ts";
@@ -106,6 +107,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   app.get("/ws/live", (c) => openLive(c.req.raw, c.env?.ip ?? "unknown", ctx));
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
+  adminPanelRoutes(app, ctx);
   // The admin panel's namespace is the host's: anything else under /admin is not found, never a plugin's.
   app.get("/admin/*", (c) => jsonError(404, `route not found: ${c.req.path}`));
   // Plugins may not shadow what was registered above: the registries read it from the app itself.
