@@ -9,23 +9,28 @@
  * @module
  */
 
+import { resolve } from "node:path";
 import denoConfig from "../deno.json" with { type: "json" };
 import { appReadiness } from "./app_health.ts";
+import { machineAddresses, startupSummary } from "./app_summary.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
-import { loadConfig, type LoadedConfig } from "./config/mod.ts";
-import { EventBus } from "./events/mod.ts";
-import { listenOptionsOf, startHttp } from "./http/mod.ts";
+import { loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
+import { EventBus, logRoomEvents } from "./events/mod.ts";
+import { adminPasswordProblem, listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
-import { ServerMetrics } from "./metrics/mod.ts";
+import { CommandCounter, ServerMetrics } from "./metrics/mod.ts";
 import { configSecrets, createErrorReporter, type ErrorReporter } from "./reporting/mod.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
   type ChartDurationResolver,
+  type ConsoleRunner,
   GameServer,
+  inGameConsole,
   type PlaytimeSource,
+  restoreRoom,
   roomFromSnapshot,
   snapshotOf,
   snapshotProblem,
@@ -36,8 +41,11 @@ import { bindWithRetry } from "./util/bind_retry.ts";
 import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
 import { Deadline } from "./util/deadline.ts";
-import { type Logger, LogHub } from "./util/log.ts";
+import { type Logger, LogHub, type LogRecord } from "./util/log.ts";
 import { systemRandom } from "./util/random.ts";
+
+/** The server's version (deno.json). */
+const VERSION: string = denoConfig.version;
 
 /** Time of the shutdown budget kept for stopping the store (its final flush). */
 const STORE_STOP_RESERVE_MS = 2000;
@@ -46,6 +54,8 @@ const STORE_STOP_RESERVE_MS = 2000;
 export interface App {
   readonly server: GameServer;
   readonly logs: LogHub;
+  /** The console's command runner (what the in-game console and OpenUDS `cli.execute` run). */
+  readonly cli: ConsoleRunner;
   /** Durable store and journal (issue 5); open once `ready` resolves. */
   readonly persistence: Persistence;
   /** Resolves once everything listens; rejects when startup fails closed. */
@@ -77,6 +87,8 @@ export interface StartOptions {
    * value as a change needing a restart.
    */
   adjust?: (loaded: LoadedConfig) => LoadedConfig;
+  /** Where log lines go instead of stdout (tests that provoke errors on purpose check `logs.history()`). */
+  logSink?: (line: string, record: LogRecord) => void;
   /**
    * The binary self-update replaces (default: this executable when it is a compiled `chorus`, else none) and the
    * version it counts as running (default: `deno.json`'s); tests pass a file and versions of their own.
@@ -154,7 +166,7 @@ async function restoreRooms(
       log.error(message);
       continue;
     }
-    server.core.restoreRoom(roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
+    restoreRoom(server.core, roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
     restored++;
   }
   if (restored) log.info("persistent rooms restored", { rooms: restored });
@@ -167,9 +179,9 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const { config } = loaded;
   const clock = options.clock ?? new SystemClock();
   const sink = new ConsoleLogSink();
-  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: sink.write });
+  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: options.logSink ?? sink.write });
   const log = logs.logger();
-  const version = options.update?.version ?? denoConfig.version;
+  const version = options.update?.version ?? VERSION;
   // spec 3 §2.3 `sentry_dsn`: every error-level record is reported, scrubbed of tokens and secrets; off when unset.
   const reporter = createErrorReporter({
     dsn: config.sentry_dsn,
@@ -181,8 +193,13 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   });
   const unfollowLogs = reporter.follow(logs);
   for (const warning of loaded.warnings) log.warn(warning);
+  // Development: what Production would refuse is expected here; one line, the details in check-config.
+  const production = productionSummary(loaded.production ?? []);
+  if (production) log.info(production);
   const upstream = new Upstream({ baseUrl: config.game_api_endpoint, clock });
   const bus = new EventBus(() => clock.now(), { log });
+  // Room lifecycle lines for the companion room service, which follows this log (spec 2 §4.4).
+  const stopRoomLog = logRoomEvents(bus, log);
   const persistence = new Persistence({ config, clock, log, bus });
   const server = new GameServer({
     config,
@@ -233,7 +250,11 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     signal: benchmarkStop.signal,
   });
   const registry = createRegistry(ops);
-  server.core.cli = registry;
+  // Commands by kind for /metrics: first of the feature links, so it also counts what the in-game console answers.
+  const commandCounter = new CommandCounter();
+  server.commands.use(commandCounter.link);
+  // The in-game console (spec 3 §4.2) is a link of the command pipeline, attached from outside the core.
+  server.commands.use(inGameConsole(registry));
   // spec 3 §5.4: after installing a new binary the process stops and exits non-zero; its supervisor starts the new one.
   let exitCode = 0;
   const updater = new Updater({
@@ -257,6 +278,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     core: server.core,
     version,
     persistence,
+    commands: () => commandCounter.snapshot(),
     update: () => {
       const s = updater.state;
       return { available: s.latest !== null && s.lastCheck?.outcome === "newer", pending: s.pending !== null };
@@ -265,6 +287,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
+  let accounts: { close(): Promise<void> } | null = null;
   const ready = (async () => {
     await updater.start();
     await persistence.open();
@@ -291,8 +314,9 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       persistence: () => persistence.status(),
       now: () => clock.now(),
     });
-    if (listen) {
-      http = await bindWithRetry(() =>
+    // spec 3 §5.4: the process an update replaced may still hold the port for a moment.
+    const httpService = listen
+      ? await bindWithRetry(() =>
         startHttp({
           server,
           config,
@@ -300,7 +324,13 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
           health,
           ops,
           metrics,
-        }, listen), clock);
+        }, listen), clock)
+      : null;
+    http = httpService;
+    // The account backend mounted in this process (spec 2 §1.1), loaded only when switched on.
+    if (config.accounts.enabled) {
+      const { mountAccounts } = await import("./accounts/mount.ts");
+      accounts = await mountAccounts({ config, server, bus, upstream, clock, log });
     }
     if (config.openuds.enabled && Deno.build.os !== "windows") {
       // The server works without the local socket: a failure is logged, not fatal.
@@ -309,6 +339,21 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         return null;
       });
     }
+    const problem = adminPasswordProblem(config.admin_password);
+    for (
+      const line of startupSummary({
+        config,
+        version,
+        pid: Deno.pid,
+        gamePort: addr.port,
+        httpPort: httpService?.port ?? null,
+        adminProblem: problem,
+        adminPasswordSet: (config.admin_password ?? "") !== "",
+        dataDir: resolve(config.data_dir),
+        configFile: loaded.file,
+        addresses: machineAddresses(),
+      })
+    ) log.info(line);
     if ((options.console ?? true) && config.cli_enabled) {
       terminal = startConsole({ registry, tui: options.tui ?? false, logs, logSink: sink, log });
     }
@@ -323,6 +368,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   return {
     server,
     logs,
+    cli: registry,
     persistence,
     ready,
     stopRequested,
@@ -342,13 +388,14 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       // Before anything closes: the benchmark's cleanup needs the server, its report the journal.
       benchmarkStop.abort();
       await step("benchmark", benchmarks.idle());
-      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close()]));
+      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close()]));
       // The game server may use what is left but a reserve, so that the
       // store's final flush still fits in the budget.
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);
       await step("game server", server.shutdown({ budgetMs: Math.max(0, deadline.remaining() - reserve) }));
       registry.close();
       closeOps(ops);
+      stopRoomLog();
       await step("persistence", persistence.stop());
       unfollowLogs();
       await step("error reports", reporter.close(Math.min(2000, deadline.remaining())));

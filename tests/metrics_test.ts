@@ -7,7 +7,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import parsePrometheus from "parse-prometheus-text-format";
 import { createHttpApp } from "../src/http/mod.ts";
-import { ServerMetrics } from "../src/metrics/mod.ts";
+import { CommandCounter, ServerMetrics } from "../src/metrics/mod.ts";
 import { defaultConfig } from "../src/config/mod.ts";
 import { INVARIANT_COUNTERS } from "../src/server/mod.ts";
 import { serveDevApi } from "../src/upstream/mod.ts";
@@ -19,7 +19,9 @@ import { type Exposition, parseExposition } from "./support/prometheus.ts";
 
 Deno.test("/metrics parses strictly and its counters move with a scripted round", async () => {
   const h = startHarness();
-  const metrics = new ServerMetrics({ core: h.server.core, version: "9.9.9" });
+  const commands = new CommandCounter();
+  h.server.commands.use(commands.link);
+  const metrics = new ServerMetrics({ core: h.server.core, version: "9.9.9", commands: () => commands.snapshot() });
   const http = createHttpApp({ server: h.server, config: defaultConfig(), metrics });
   const scrape = async (): Promise<Exposition> => {
     const res = await http.request("/metrics");
@@ -67,6 +69,9 @@ Deno.test("/metrics parses strictly and its counters move with a scripted round"
     ok(replies >= 7, `replies counted (${replies})`);
     equal(after.value("chorus_requests_total") - before.value("chorus_requests_total"), replies);
     ok(after.value("chorus_server_events_total", { counter: "response_flushed" }) >= 2);
+    for (const kind of ["CreateRoom", "JoinRoom", "SelectChart", "RequestStart", "Ready", "Played", "Abort"]) {
+      equal(after.value("chorus_commands_total", { kind }), 1, kind);
+    }
     ok(after.value("chorus_event_bus_published_total") > before.value("chorus_event_bus_published_total"));
     for (const counter of INVARIANT_COUNTERS) {
       equal(after.value("chorus_compat_invariant_total", { counter }), 0, `${counter} stays 0`);

@@ -56,7 +56,7 @@ async function udsClient(socket: string): Promise<UdsClient> {
 }
 
 function run(app: App, line: string): Promise<CommandOutcome> {
-  const registry = app.server.core.cli as unknown as {
+  const registry = app.cli as unknown as {
     run(line: string, actor: { kind: "console" }): Promise<CommandOutcome>;
   };
   return registry.run(line, { kind: "console" });

@@ -6,4 +6,5 @@
  */
 
 export { type MetricsSources, PLUGIN_STATES, registerServerMetrics, ServerMetrics } from "./server_metrics.ts";
+export { CommandCounter } from "./command_counter.ts";
 export { histogramSamples, registerSnapshot, type Sample } from "./snapshot.ts";
