@@ -54,11 +54,12 @@ export async function denoDirs(): Promise<DenoDirs> {
  * Parts of npm packages that are never loaded, by package: bintrees
  * (prom-client → tdigest) ships a 2 MB test fixture without a file
  * extension that `deno compile` 2.9.6 cannot embed (its stack overflows);
- * @sentry/core ships 4.5 MB of TypeScript declarations.
+ * @sentry/core and @sentry/conventions ship 8 MB of TypeScript declarations and source maps.
  */
 const NPM_EXCLUDED: Readonly<Record<string, readonly string[]>> = {
   bintrees: ["test"],
   "@sentry/core": ["build/types", "build/types-ts3.8"],
+  "@sentry/conventions": ["d.ts", "d.mts", "d.cts", "cjs.map", "mjs.map"].map((ext) => `dist/attributes.${ext}`),
 };
 
 function npmExclusions(dirs: DenoDirs, lock: string): string[] {
