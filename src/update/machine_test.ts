@@ -102,6 +102,7 @@ Deno.test("update machine: apply checks first, force ignores players, neither mo
   assert.deepEqual(effects, [{
     kind: "settled",
     ok: false,
+    code: "REFUSED",
     reason: "no newer release: the manifest names 1.0.0, this is 1.0.0",
   }]);
   assert.equal(same.state.pending, null);

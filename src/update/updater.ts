@@ -15,18 +15,17 @@ import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import { downloadRelease } from "./download.ts";
 import { UpdateError, type UpdateErrorCode } from "./errors.ts";
+import { Handover } from "./handover.ts";
 import {
   type ExecutableFiles,
   executableFiles,
-  hasPrevious,
   installDownloaded,
-  readMarker,
   removeMarker,
-  restorePrevious,
   type UpdateMarker,
   writeMarker,
 } from "./install.ts";
-import { type Release, releaseFromManifest } from "./manifest.ts";
+import { fetchRelease } from "./fetch_manifest.ts";
+import type { Release } from "./manifest.ts";
 import {
   initialState,
   type PendingMode,
@@ -42,10 +41,6 @@ export const EXIT_RESTART = 75;
 
 /** How often the updater looks at the player count while it runs. */
 export const TICK_MS = 15_000;
-/** Time allowed for fetching the manifest. */
-const MANIFEST_TIMEOUT_MS = 30_000;
-/** Largest manifest read. */
-const MAX_MANIFEST_BYTES = 64 * 1024;
 
 /** The `update` configuration section the updater reads. */
 export interface UpdaterConfig {
@@ -98,14 +93,14 @@ export class Updater {
   #downloads = 0;
   #checkWaiters: (() => void)[] = [];
   #pendingWaiters: Waiter[] = [];
-  #startMarker: UpdateMarker | null = null;
-  #notice: UpdateMarker | null = null;
+  readonly #handover: Handover | null;
   #nextCheckAt: number | null = null;
   #stopped = false;
 
   constructor(deps: UpdaterDeps) {
     this.#deps = deps;
     this.#files = deps.executable ? executableFiles(deps.executable) : null;
+    this.#handover = this.#files ? new Handover(this.#files, deps.version, deps.clock, deps.log) : null;
     this.#state = initialState(deps.version, deps.config.auto && deps.executable !== null);
   }
 
@@ -121,11 +116,7 @@ export class Updater {
    */
   async start(): Promise<void> {
     const { config, log } = this.#deps;
-    if (this.#files) {
-      const { marker, problem } = await readMarker(this.#files);
-      if (problem) log.warn(`update: ${problem}`);
-      this.#startMarker = marker;
-    }
+    await this.#handover?.read();
     if (config.auto && !this.#files) {
       log.warn("update auto is set but this process runs from source (deno run): it is never replaced");
     }
@@ -136,20 +127,7 @@ export class Updater {
 
   /** The start-up went well: the one-time notice of the update or rollback that led here (console, log, OpenUDS). */
   async confirmStarted(): Promise<void> {
-    const marker = this.#startMarker;
-    if (!marker || !this.#files) return;
-    this.#startMarker = null;
-    await removeMarker(this.#files).catch(() => {});
-    this.#notice = marker;
-    const log = this.#deps.log;
-    if (marker.kind === "update" && marker.to === this.#deps.version) {
-      log.info(`update completed: ${marker.from} → ${marker.to}`, { from: marker.from, to: marker.to });
-    } else if (marker.kind === "update") {
-      log.warn(`update to ${marker.to} did not take effect: this is ${this.#deps.version}`, { from: marker.from });
-    } else {
-      const why = marker.reason ? ` (${marker.reason})` : "";
-      log.warn(`rolled back from ${marker.from} to ${this.#deps.version}${why}`, { from: marker.from });
-    }
+    await this.#handover?.confirmStarted();
   }
 
   /**
@@ -157,27 +135,8 @@ export class Updater {
    * the previous one is put back (the supervisor's next start runs it) and
    * true is returned.
    */
-  async startupFailed(reason: string): Promise<boolean> {
-    const marker = this.#startMarker;
-    if (!this.#files || marker?.kind !== "update" || marker.to !== this.#deps.version) return false;
-    this.#startMarker = null;
-    try {
-      await restorePrevious(this.#files);
-      await writeMarker(this.#files, {
-        kind: "rollback",
-        from: this.#deps.version,
-        to: marker.from,
-        at: this.#deps.clock.now(),
-        reason: `${this.#deps.version} failed to start: ${reason}`,
-      });
-    } catch (error) {
-      this.#deps.log.error(`update: ${this.#deps.version} failed to start and cannot roll back: ${reasonOf(error)}`);
-      return false;
-    }
-    this.#deps.log.error(
-      `update: ${this.#deps.version} failed to start; ${marker.from} is restored and runs at the next start`,
-    );
-    return true;
+  startupFailed(reason: string): Promise<boolean> {
+    return this.#handover?.startupFailed(reason) ?? Promise.resolve(false);
   }
 
   /** Stops the timers and any download (the partial file stays for a resume). */
@@ -201,7 +160,7 @@ export class Updater {
       platform: this.#platform,
       players: this.#deps.players(),
       nextCheckAt: this.#nextCheckAt,
-      notice: this.#notice,
+      notice: this.#handover?.notice ?? null,
     });
   }
 
@@ -265,20 +224,9 @@ export class Updater {
   /** `update rollback`: puts the previous binary back and restarts into it. */
   async rollback(): Promise<void> {
     this.#requireExecutable();
-    const files = this.#files!;
     const phase = this.#state.phase;
     if (phase !== "idle") throw new UpdateError("BUSY", `an update is ${phase}; cancel it first`);
-    if (!(await hasPrevious(files))) {
-      throw new UpdateError("ROLLBACK", `there is no previous binary (${files.previous}) to roll back to`);
-    }
-    await writeMarker(files, { kind: "rollback", from: this.#deps.version, to: null, at: this.#deps.clock.now() });
-    try {
-      await restorePrevious(files);
-    } catch (error) {
-      await removeMarker(files).catch(() => {});
-      throw error;
-    }
-    this.#deps.log.warn(`update: rolled back to the previous binary; restarting`);
+    await this.#handover!.rollback();
     this.#state = { ...this.#state, phase: "restarting" };
     this.#deps.restart(`rollback from ${this.#deps.version}`);
   }
@@ -322,7 +270,7 @@ export class Updater {
         log[effect.level](effect.message);
         return;
       case "fetch_manifest":
-        void this.#fetchManifest().then(
+        void fetchRelease(this.#deps.config.manifest_url!, this.#platform, this.#deps.clock, this.#deps.fetch).then(
           (release) => this.#dispatch({ type: "checked", release }),
           (error) => this.#dispatch({ type: "check_failed", error: reasonOf(error), code: codeOf(error, "MANIFEST") }),
         );
@@ -383,39 +331,6 @@ export class Updater {
     } catch (error) {
       await removeMarker(files).catch(() => {});
       throw error;
-    }
-  }
-
-  async #fetchManifest(): Promise<Release> {
-    const url = this.#deps.config.manifest_url!;
-    const { clock } = this.#deps;
-    const controller = new AbortController();
-    const timer = clock.setTimeout(() => controller.abort(), MANIFEST_TIMEOUT_MS);
-    try {
-      const response = await (this.#deps.fetch ?? fetch)(url, {
-        signal: controller.signal,
-        headers: { accept: "application/json" },
-      });
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new UpdateError("MANIFEST", `${url} answered HTTP ${response.status}`);
-      }
-      const declared = Number(response.headers.get("content-length") ?? 0);
-      if (declared > MAX_MANIFEST_BYTES) {
-        await response.body?.cancel();
-        throw new UpdateError("MANIFEST", `the manifest is larger than ${MAX_MANIFEST_BYTES} bytes`);
-      }
-      const body = await response.text();
-      if (body.length > MAX_MANIFEST_BYTES) {
-        throw new UpdateError("MANIFEST", `the manifest is larger than ${MAX_MANIFEST_BYTES} bytes`);
-      }
-      return releaseFromManifest(body, url, this.#platform);
-    } catch (error) {
-      if (error instanceof UpdateError) throw error;
-      const why = controller.signal.aborted ? "timed out" : reasonOf(error);
-      throw new UpdateError("MANIFEST", `cannot fetch ${url}: ${why}`);
-    } finally {
-      clock.clearTimeout(timer);
     }
   }
 
