@@ -8,6 +8,12 @@
  * the one-time notice of what the previous process did, and when the new
  * binary fails to start it puts the previous one back.
  *
+ * Over 300 lines on purpose: it is the one owner of the machine's state —
+ * the operator calls, the effect runner and the timers share the pending
+ * download and its waiters, which a split would have to pass around. The
+ * parts without that state live beside it (manifest fetch, download,
+ * install, handover, status).
+ *
  * @module
  */
 
