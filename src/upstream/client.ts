@@ -21,11 +21,14 @@ import {
   chartSchema,
   describeIssues,
   loginSchema,
+  profileSchema,
   recordSchema,
   toChart,
+  toProfile,
   toRecord,
   type UpstreamChart,
   type UpstreamLogin,
+  type UpstreamProfile,
   type UpstreamRecord,
   type UpstreamUser,
   userSchema,
@@ -99,6 +102,12 @@ export class Upstream {
   me(token: string, o: CallOptions = {}): Promise<UpstreamUser> {
     const headers = { authorization: `Bearer ${token}` };
     return this.#json("me", "Cannot fetch user info", "/me", { headers }, userSchema, (u) => u, o);
+  }
+
+  /** `GET /me` read for its profile fields (avatar, rks, times); a `401` means the token is invalid. */
+  profile(token: string, o: CallOptions = {}): Promise<UpstreamProfile> {
+    const headers = { authorization: `Bearer ${token}` };
+    return this.#json("me", "Cannot fetch the profile", "/me", { headers }, profileSchema, toProfile, o);
   }
 
   /** `GET /chart/{id}`: chart metadata. */

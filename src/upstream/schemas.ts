@@ -63,6 +63,20 @@ export interface UpstreamRecord {
   std_score: number | null;
 }
 
+/** The account's public profile (`GET /me`, the fields a spectator page shows; spec 1 §2.2). */
+export interface UpstreamProfile {
+  id: number;
+  name: string;
+  /** Avatar URL, or `null`. */
+  avatar: string | null;
+  /** Ranking score. */
+  rks: number;
+  /** Registration time as upstream sends it (RFC 3339), or `null`. */
+  joined: string | null;
+  /** Last login time as upstream sends it (RFC 3339), or `null`. */
+  lastLogin: string | null;
+}
+
 /** Reply of `POST /login`. */
 export interface UpstreamLogin {
   id: number;
@@ -76,6 +90,28 @@ export interface UpstreamLogin {
 export const userSchema = z.object({ id: i32, name: z.string(), language: z.string() });
 
 const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
+
+/** Validates `/me` for the profile: id and name required, display fields tolerated when absent or odd. */
+export const profileSchema = z.object({
+  id: i32,
+  name: z.string(),
+  avatar: z.string().nullable().optional().catch(null),
+  rks: z.number().optional().catch(undefined),
+  joined: z.string().nullable().optional().catch(null),
+  last_login: z.string().nullable().optional().catch(null),
+});
+
+/** Normalizes a parsed profile (absent display fields become `null`, absent rks 0). */
+export function toProfile(p: z.output<typeof profileSchema>): UpstreamProfile {
+  return {
+    id: p.id,
+    name: p.name,
+    avatar: p.avatar ?? null,
+    rks: p.rks ?? 0,
+    joined: p.joined ?? null,
+    lastLogin: p.last_login ?? null,
+  };
+}
 
 /** Validates `/chart/{id}`. */
 export const chartSchema = z.object({
