@@ -4,6 +4,7 @@
  *   chorus [start]        run the game server (default)
  *   chorus check-config   print the effective configuration with sources
  *   chorus dev            run the development upstream and a server using it
+ *   chorus proxy          run the monitor proxy (its own options; proxy --help)
  *
  * Configuration flags (`--port`, `--config <file>`, …) apply to every command.
  *
@@ -14,6 +15,7 @@ import { startApp } from "./src/app.ts";
 import { ConfigError, loadConfig, type LoadedConfig, renderEffectiveConfig } from "./src/config/mod.ts";
 import { suggestFlag } from "./src/config/flags.ts";
 import { runLoad } from "./src/load/mod.ts";
+import { runProxy } from "./src/proxy/cli.ts";
 import { devToken, serveDevApi } from "./src/upstream/mod.ts";
 import {
   DEFAULT_DEV_UPSTREAM_PORT,
@@ -34,6 +36,7 @@ Commands:
   dev            run the development upstream on 127.0.0.1 and a server that uses it (overrides
                  game_api_endpoint); --dev-upstream-port <n> picks its port (default 12380, 0 = any free)
   load           load generator: chorus load <sessions|rooms|logins|sse|http> [options] (see load --help)
+  proxy          monitor proxy for browsers: rooms, room events, live rounds (see proxy --help)
   help           show this text
 
 Every configuration key can be set in server_config.yml, as PM_<KEY> in the
@@ -134,6 +137,8 @@ function unknownOption(rest: readonly string[]): string | null {
 async function main(args: string[]): Promise<number> {
   // The load generator has its own options (--port, --duration, …): not configuration keys.
   if (args[0] === "load") return await runLoad(args.slice(1));
+  // The monitor proxy is its own role with its own options (spec 1 §2.4).
+  if (args[0] === "proxy") return await runProxy(args.slice(1));
   let loaded: LoadedConfig;
   try {
     loaded = loadConfig({ args });

@@ -1,8 +1,8 @@
 /**
  * The one Hono application of the HTTP port (issue 6): health, profile R
- * and S rooms, event streams, the spectator WebSocket, the admin panel and
- * the plugin catch-all, in that matching order. Pure: no sockets; tests call
- * it in process and {@link startHttp} serves it.
+ * and S rooms, event streams, the spectator WebSocket, the admin panel, the
+ * spectator page and the plugin catch-all, in that matching order. Pure: no
+ * sockets; tests call it in process and {@link startHttp} serves it.
  *
  * @module
  */
@@ -23,6 +23,7 @@ import { adminApiRoutes } from "./routes_admin.ts";
 import { defaultHealth, healthRoutes, profileRRoutes, profileSRoutes } from "./routes_rooms.ts";
 import { registerBasicStream, streamRoutes } from "./routes_streams.ts";
 import { StreamTracker } from "./sse.ts";
+import { spectatorFiles, spectatorRoutes } from "./spectator_page.ts";
 import { SseRegistry } from "./sse_registry.ts";
 import { openLive } from "./ws_live.ts";
 
@@ -108,6 +109,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   app.get("/ws/live", (c) => openLive(c.req.raw, c.env?.ip ?? "unknown", ctx));
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
+  spectatorRoutes(app, spectatorFiles(log));
   app.all("*", (c) => dispatchPlugins(c, ctx));
 
   return {
