@@ -291,7 +291,8 @@ class Watch {
   }
 
   name(id) {
-    return this.names.get(id) ?? `#${id}`;
+    // User 0 speaks for the server itself (its chat lines: welcome, round summaries).
+    return this.names.get(id) ?? (id === 0 ? "Server" : `#${id}`);
   }
 
   async state(state, changed) {
@@ -334,6 +335,8 @@ class Watch {
       case "GameStart":
         return logLine(`${this.name(m.user)} started the game.`);
       case "Ready":
+        // Spectators (negative ids, this page included) get ready by themselves: not news.
+        if (m.user < 0) return;
         view.get(m.user)?.setState("ready");
         return logLine(`${this.name(m.user)} is ready.`);
       case "CancelReady":
@@ -376,7 +379,11 @@ function setWatchStatus(text, isError = false) {
 
 function logLine(text) {
   const log = $("event-log");
-  const item = el("li", text);
+  const now = new Date();
+  const item = el("li");
+  const time = el("time", now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }));
+  time.dateTime = now.toISOString();
+  item.append(time, el("span", text, "text"));
   log.prepend(item);
   while (log.children.length > 50) log.lastChild.remove();
 }

@@ -108,7 +108,6 @@ const COUNTERS = [
   ["combo", "Combo"],
   ["max-combo", "Max combo"],
   ["accuracy", "Accuracy"],
-  ["score", "Score"],
 ];
 
 /** One player's panel: name, canvas with layers, counters. */
@@ -124,7 +123,11 @@ export class PlayerPanel {
     this.root = el("article", "player");
     this.root.dataset.player = String(user.id);
     const head = el("header", "player-head");
-    head.append(el("h3", "player-name", user.name), el("span", "badge player-state", "waiting"));
+    const title = el("div", "player-title");
+    title.append(el("h3", "player-name", user.name), el("span", "badge player-state", "waiting"));
+    this.scoreCell = el("span", "score", "—");
+    this.scoreCell.title = "score";
+    head.append(title, this.scoreCell);
     this.canvas = el("canvas", "playfield");
     this.canvas.dataset.touches = "0";
     this.canvas.setAttribute("role", "img");
@@ -133,7 +136,7 @@ export class PlayerPanel {
     this.cells = {};
     for (const [key, label] of COUNTERS) {
       const box = el("div", `counter ${key}-box`);
-      const value = el("dd", key, key === "accuracy" ? "100.00%" : key === "score" ? "—" : "0");
+      const value = el("dd", key, key === "accuracy" ? "100.00%" : "0");
       box.append(el("dt", "", label), value);
       counters.append(box);
       this.cells[key] = value;
@@ -192,7 +195,7 @@ export class PlayerPanel {
     this.cells.combo.textContent = String(s.combo);
     this.cells["max-combo"].textContent = String(s.maxCombo);
     this.cells.accuracy.textContent = formatAccuracy(s.accuracy);
-    this.cells.score.textContent = this.score === null ? "—" : formatScore(this.score);
+    this.scoreCell.textContent = this.score === null ? "—" : formatScore(this.score);
   }
 
   /** The game time shown now (the playback clock); null before anything arrived. */
