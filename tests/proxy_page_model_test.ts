@@ -6,13 +6,7 @@
  */
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { decodeWsCommand, encodeLiveEvent, type LiveEvent } from "../src/http/live_protocol.ts";
-import {
-  DecodeError,
-  decodeLiveEvent,
-  encodeJoin,
-  encodeLeave,
-  encodeReady,
-} from "../static/spectator/live_codec.js";
+import { DecodeError, decodeLiveEvent, encodeJoin, encodeLeave, encodeReady } from "../static/spectator/live_codec.js";
 import { formatAccuracy, formatScore, PlayerStats } from "../static/spectator/player_stats.js";
 import { RoomList } from "../static/spectator/room_list.js";
 

@@ -9,7 +9,7 @@
 
 import { migrate, openDb } from "../db/mod.ts";
 import { spectatorFiles } from "../http/spectator_page.ts";
-import { deriveKey, roomMonitorKey } from "../server/monitor_key.ts";
+import { deriveKeys } from "../server/monitor_key.ts";
 import { type FetchLike, Upstream } from "../upstream/mod.ts";
 import { type Clock, SystemClock } from "../util/clock.ts";
 import { type Logger, LogHub } from "../util/log.ts";
@@ -75,11 +75,12 @@ export async function startProxy(options: ProxyOptions, deps: ProxyDeps = {}): P
   const clock = deps.clock ?? new SystemClock();
   const logs = deps.logs ?? new LogHub({ level: options.logLevel, now: () => clock.now() });
   const log = logs.logger({ component: "proxy" });
-  const [monitorKey, sign, seal] = await Promise.all([
-    roomMonitorKey(options.secret),
-    deriveKey(options.secret, KEY_INFOS.jwt, 64),
-    deriveKey(options.secret, KEY_INFOS.seal, 32),
-  ]);
+  // extended.md §5.2: one shared secret, a key per purpose.
+  const [monitorKey, sign, seal] = (await deriveKeys(options.secret, [
+    { info: KEY_INFOS.roomMonitor, length: 64 },
+    { info: KEY_INFOS.jwt, length: 64 },
+    { info: KEY_INFOS.seal, length: 32 },
+  ])) as [Uint8Array, Uint8Array, Uint8Array];
   const db = await openDb({ url: options.databaseUrl, dataDir: options.dataDir, file: "proxy.sqlite" });
   let server: Deno.HttpServer<Deno.NetAddr> | null = null;
   let link: RoomLink | null = null;

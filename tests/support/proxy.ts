@@ -34,6 +34,8 @@ export interface ProxyHarness extends Harness {
 export interface ProxyHarnessOptions extends HarnessOptions {
   readonly proxy?: Partial<ProxyOptions>;
   readonly deps?: ProxyDeps;
+  /** Wait for the room-monitor link to come up (default true). */
+  readonly waitForLink?: boolean;
 }
 
 /** The proxy options of a test, pointed at `gamePort`. */
@@ -54,7 +56,7 @@ export function testProxyOptions(gamePort: number, dataDir: string, more: Partia
   };
 }
 
-/** Starts a game server and a proxy in front of it; the link is up when this resolves. */
+/** Starts a game server and a proxy in front of it; the link is up when this resolves (unless told not to wait). */
 export async function startProxyHarness(o: ProxyHarnessOptions = {}): Promise<ProxyHarness> {
   const h = startHarness({ ...o, config: { service_secret_key: PROXY_SECRET, ...o.config } });
   const dataDir = await Deno.makeTempDir({ prefix: "chorus-proxy-test-" });
@@ -75,7 +77,7 @@ export async function startProxyHarness(o: ProxyHarnessOptions = {}): Promise<Pr
   }
   const url = proxy.url;
   const linkUp = () => waitUntil(() => proxy.link.status.status === "up", "room-monitor link up");
-  await linkUp();
+  if (o.waitForLink !== false) await linkUp();
   const close = h.close;
   return {
     ...h,
