@@ -90,7 +90,14 @@ export function parseProxyArgs(args: readonly string[], env: (name: string) => s
       },
     }));
   } catch (error) {
-    return usage(error instanceof Error ? error.message : String(error));
+    // node:util's wording, without its advice about positionals (this command takes none).
+    const message = (error instanceof Error ? error.message : String(error)).replace(
+      /\. To specify a positional.*$/s,
+      "",
+    );
+    const unknown = /^Unknown option '(--?[^']*)'/.exec(message)?.[1];
+    const near = unknown ? nearestOption(unknown) : null;
+    return usage(near ? `${message}; did you mean ${near}?` : message);
   }
   if (values.help) return { kind: "help" };
   const debug = values.debug ?? false;
@@ -157,6 +164,43 @@ export function parseProxyArgs(args: readonly string[], env: (name: string) => s
       secret,
     },
   };
+}
+
+const OPTION_NAMES = [
+  "--debug",
+  "--port",
+  "--host",
+  "--mp-server",
+  "--api-base",
+  "--allowed-origin",
+  "--cache-dir",
+  "--data-dir",
+  "--database-url",
+  "--log-level",
+  "--help",
+];
+
+/** The option within two edits of `given`, if any (a typo's likely intent). */
+function nearestOption(given: string): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const name of OPTION_NAMES) {
+    const d = editDistance(given.split("=")[0]!, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 function usage(message: string): ParsedProxyArgs {

@@ -107,7 +107,8 @@ Deno.test("parseProxyArgs refuses to start with a one-line reason (exit 3)", asy
 
 Deno.test("parseProxyArgs: usage errors (exit 2) name the option", async (t) => {
   const cases: [string[], RegExp][] = [
-    [["--bogus"], /Unknown option '--bogus'/],
+    [["--bogus"], /^Unknown option '--bogus' \(see chorus proxy --help\)$/],
+    [["--allowed-orgin=x"], /^Unknown option '--allowed-orgin'; did you mean --allowed-origin\?/],
     [["--port", "70000"], /--port: expected a port number/],
     [["--port", "abc"], /--port/],
     [["--mp-server", "a:b:c"], /--mp-server: expected host or host:port/],
