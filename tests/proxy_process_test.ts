@@ -37,6 +37,15 @@ function spawnProxy(args: string[], env: Record<string, string>): Deno.ChildProc
   }).spawn();
 }
 
+/** Polls an asynchronous condition for up to 5 s (state of another process). */
+async function until(cond: () => Promise<boolean>, what: string): Promise<void> {
+  const end = performance.now() + 5000;
+  while (!(await cond())) {
+    if (performance.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function run(args: string[], env: Record<string, string> = {}) {
   const out = await spawnProxy(args, env).output();
   const dec = new TextDecoder();
@@ -154,13 +163,9 @@ Deno.test("deno task proxy in front of main.ts dev: rooms, login, profile, /ws/l
     const alice = await connect({ port: gamePort, pingIntervalMs: 0 });
     await alice.authenticate(devToken(100));
     await alice.createRoom("proc");
-    await waitUntil(() => true);
-    let list;
-    for (let i = 0; i < 50; i++) {
-      list = await (await fetch(`${url}/rooms/info`)).json();
-      if (list.total === 1) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // The room reaches the proxy as a pushed event; the next request shows it.
+    let list: { total: number } = { total: 0 };
+    await until(async () => (list = await (await fetch(`${url}/rooms/info`)).json()).total === 1, "room listed");
     deepEqual(list, {
       total: 1,
       rooms: [{
