@@ -70,9 +70,11 @@ const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
 /** Parses and checks `args` (after `proxy`) with the environment `env`. */
 export function parseProxyArgs(args: readonly string[], env: (name: string) => string | undefined): ParsedProxyArgs {
   let values;
+  // `deno task proxy -- …` passes the `--` through: a leading one separates nothing.
+  const given = args[0] === "--" ? args.slice(1) : [...args];
   try {
     ({ values } = parseArgs({
-      args: [...args],
+      args: given,
       strict: true,
       allowPositionals: false,
       options: {

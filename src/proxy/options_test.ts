@@ -130,6 +130,7 @@ Deno.test("parseProxyArgs: usage errors (exit 2) name the option", async (t) => 
     });
   }
   deepEqual(parseProxyArgs(["-h"], env({})), { kind: "help" });
+  deepEqual(parseProxyArgs(["--", "--help"], env({})), { kind: "help" }, "deno task passes a leading --");
 });
 
 Deno.test("parseServerAddress and parseOrigin", () => {
