@@ -209,10 +209,15 @@ Deno.test({
       await page.click("#back-button");
       await page.locator("#lobby").waitFor({ state: "visible" });
       await waitUntil(() => (h.server.core.rooms.get("stage")?.monitors.length ?? 0) === 0, "spectator left");
+
+      // The game server goes away: the page says why and keeps trying.
+      await h.server.shutdown();
+      await page.locator("#status").filter({ hasText: "game server unavailable" }).waitFor({ timeout: 10_000 });
+      ok(["reconnecting…", "connecting…"].includes(await text(page, "#stream-state")));
       equal(errors.length, 0, errors.join("\n"));
     } finally {
       await browser?.close();
-      await h.close();
+      await h.close({ allowViolations: true });
     }
   },
 });

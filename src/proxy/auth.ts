@@ -13,7 +13,7 @@ import { jsonError } from "../http/errors.ts";
 import { type Upstream, UpstreamError, type UpstreamProfile } from "../upstream/mod.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
-import { parseExpiry, type Session, type SessionTokens, TokenError } from "./session_token.ts";
+import { parseExpiry, type SessionTokens, TokenError, type TokenSession } from "./session_token.ts";
 import { TtlCache } from "./ttl_cache.ts";
 
 /** `ProfileResponse` (spec 1 §2.2). */
@@ -119,7 +119,7 @@ export class ProxyAuth {
    * `query` the `token` query parameter for WebSockets, which cannot send
    * headers from a browser), or a 401 response saying why not.
    */
-  async session(req: Request, query: boolean): Promise<Session | Response> {
+  async session(req: Request, query: boolean): Promise<TokenSession | Response> {
     const header = req.headers.get("authorization");
     let token: string | null = null;
     if (header !== null) {

@@ -48,6 +48,6 @@ export {
   tcpDialer,
 } from "./room_link.ts";
 export { type ChartContext, KEY_INFOS, type ProxyDeps, type ProxyService, startProxy } from "./service.ts";
-export { parseExpiry, type Session, type SessionKeys, SessionTokens, TokenError } from "./session_token.ts";
+export { parseExpiry, type SessionKeys, SessionTokens, TokenError, type TokenSession } from "./session_token.ts";
 export { TtlCache } from "./ttl_cache.ts";
 export { PROXY_MIGRATIONS, VisitStore, type VisitStoreOptions } from "./visits.ts";

@@ -25,7 +25,7 @@ export interface SessionKeys {
 }
 
 /** What a valid token says. */
-export interface Session {
+export interface TokenSession {
   /** Game user id. */
   readonly id: number;
   /** The game account's access token. */
@@ -74,7 +74,7 @@ export class SessionTokens {
   }
 
   /** The session of a token; throws {@link TokenError} when it is forged, malformed or expired. */
-  async verify(token: string): Promise<Session> {
+  async verify(token: string): Promise<TokenSession> {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.#keys.sign, {

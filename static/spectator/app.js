@@ -141,11 +141,24 @@ function showLobby() {
           ? "connecting…"
           : "reconnecting…";
         $("stream-state").dataset.state = state;
+        if (state === "live") status("");
+        if (state === "retrying") explainOutage();
       },
     });
     stream.start();
   }
   renderRooms();
+}
+
+/** Says why the room stream is down (the server's 503 names the reason). */
+async function explainOutage() {
+  try {
+    await fetch(api.apiUrl(base, "/rooms/info")).then(async (res) => {
+      if (!res.ok) status((await res.json()).error ?? `HTTP ${res.status}`, true);
+    });
+  } catch {
+    status("Cannot reach the server; retrying…", true);
+  }
 }
 
 function onRoomChange(room, name, data) {
@@ -243,9 +256,11 @@ class Watch {
     switch (event.type) {
       case "Authenticate":
         if (!event.result.ok) {
-          setWatchStatus(`Cannot spectate: ${event.result.error}`, true);
+          const reason = event.result.error;
+          // The game server is away: the close that follows reconnects. Anything else is about the account.
+          if (/unavailable/.test(reason)) return setWatchStatus(`Cannot spectate now: ${reason}`, true);
           this.stopped = true;
-          return;
+          return logout(`The server refused to let this account spectate: ${reason}`);
         }
         this.send(encodeJoin(this.room));
         return;
