@@ -22,7 +22,7 @@ import { isUpgrade } from "../http/ws_events.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { ProxyAuth } from "./auth.ts";
-import { type Dialer, type ServerAddress, tcpDialer } from "./room_link.ts";
+import { type Dialer, type ServerAddress, tcpDialer } from "./dialer.ts";
 
 /** Largest game token the protocol carries (`Varchar<32>`). */
 const MAX_GAME_TOKEN_BYTES = 32;

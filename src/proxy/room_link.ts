@@ -18,23 +18,12 @@ import type { ServerCommand } from "../protocol/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { Random } from "../util/random.ts";
+import { type Dialer, type ServerAddress, tcpDialer } from "./dialer.ts";
+import { type LinkCounts, type LinkStatus, LinkUnavailable } from "./link_status.ts";
 import { RoomCache, type RoomStreamEvent } from "./room_cache.ts";
 
-/** Where the game server is (`--mp-server`). */
-export interface ServerAddress {
-  readonly hostname: string;
-  readonly port: number;
-}
-
-/** Opens a byte connection to the game server; rejects when it cannot. */
-export type Dialer = (address: ServerAddress, signal: AbortSignal) => Promise<ByteConn>;
-
-/** TCP with Nagle off (small frames, latency matters). */
-export async function tcpDialer({ hostname, port }: ServerAddress, signal: AbortSignal): Promise<ByteConn> {
-  const conn = await Deno.connect({ hostname, port, transport: "tcp", signal });
-  conn.setNoDelay(true);
-  return conn;
-}
+export { type Dialer, type ServerAddress, tcpDialer } from "./dialer.ts";
+export { type LinkCounts, type LinkStatus, LinkUnavailable } from "./link_status.ts";
 
 /** Timing of the link; every field has a default. */
 export interface RoomLinkTiming {
@@ -73,28 +62,6 @@ export interface RoomLinkOptions {
   /** The link went down (after having been up): the picture is gone. */
   readonly onDown: (reason: string) => void;
 }
-
-/** Why the game server cannot answer now; REST maps it to 503. */
-export class LinkUnavailable extends Error {
-  override readonly name = "LinkUnavailable";
-}
-
-/** Counters of a {@link RoomLink}. */
-export interface LinkCounts {
-  /** Sessions opened. */
-  connects: number;
-  /** `QueryRoomInfo` sent. */
-  queries: number;
-  /** `UserVisit` received. */
-  visits: number;
-  /** `RoomEvent` received. */
-  events: number;
-}
-
-/** State of the link. */
-export type LinkStatus =
-  | { readonly status: "up"; readonly since: number }
-  | { readonly status: "down"; readonly reason: string; readonly since: number };
 
 const DEFAULTS: Required<RoomLinkTiming> = {
   connectTimeoutMs: 5000,
