@@ -20,7 +20,7 @@ import type { ProxyAuth } from "./auth.ts";
 import { type Fanout, SSE_HEADERS } from "./fanout.ts";
 import type { LiveViewers } from "./live.ts";
 import type { RoomCache } from "./room_cache.ts";
-import { type LinkStatus, LinkUnavailable } from "./room_link.ts";
+import { type LinkStatus, LinkUnavailable } from "./link_status.ts";
 import type { VisitStore } from "./visits.ts";
 
 /** Serves `GET /chart/{id}` and `/chart/{id}.json` (the chart service; injected). */

@@ -9,7 +9,7 @@ import { ProxyAuth } from "./auth.ts";
 import { Fanout } from "./fanout.ts";
 import { LiveViewers } from "./live.ts";
 import { RoomCache } from "./room_cache.ts";
-import { LinkUnavailable } from "./room_link.ts";
+import { LinkUnavailable } from "./link_status.ts";
 import { SessionTokens } from "./session_token.ts";
 import { PROXY_MIGRATIONS, VisitStore } from "./visits.ts";
 
