@@ -6,6 +6,7 @@
  */
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { decodeWsCommand, encodeLiveEvent, type LiveEvent } from "../src/http/live_protocol.ts";
+import { SPECTATOR_FILES } from "../src/http/spectator_page.ts";
 import { DecodeError, decodeLiveEvent, encodeJoin, encodeLeave, encodeReady } from "../static/spectator/live_codec.js";
 import { formatAccuracy, formatScore, PlayerStats } from "../static/spectator/player_stats.js";
 import { RoomList } from "../static/spectator/room_list.js";
@@ -143,4 +144,11 @@ Deno.test("page player counters: combo, best combo, accuracy; hold marks count a
   s.reset();
   deepEqual([s.perfect, s.combo, s.maxCombo], [0, 0, 0]);
   equal(formatScore(1000000), "1,000,000");
+});
+
+Deno.test("every file of static/spectator/ is served, and every served file exists", async () => {
+  const dir = new URL("../static/spectator/", import.meta.url);
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(dir)) if (entry.isFile) files.push(entry.name);
+  deepEqual(files.sort(), Object.keys(SPECTATOR_FILES).sort());
 });

@@ -23,6 +23,7 @@ export const SPECTATOR_FILES: Readonly<Record<string, string>> = {
   "live_codec.js": "text/javascript; charset=utf-8",
   "player_stats.js": "text/javascript; charset=utf-8",
   "live_view.js": "text/javascript; charset=utf-8",
+  "watch.js": "text/javascript; charset=utf-8",
 };
 
 /** Headers of every page response. */
