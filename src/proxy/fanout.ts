@@ -9,7 +9,9 @@
  * A subscriber whose queue overflows gets `stream_lagged {skipped}` and its
  * stream ends; `EventSource` reconnects (after the `retry` the stream set)
  * and starts again from a fresh snapshot, so a slow client never sees a
- * picture with holes and never slows the others.
+ * picture with holes and never slows the others. An ended stream that is not
+ * read within a grace time is cut, so a client that never reads cannot hold
+ * its slot.
  *
  * @module
  */

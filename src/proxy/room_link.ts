@@ -277,6 +277,7 @@ export class RoomLink {
     this.#lastSync = -Infinity;
     this.cache.clear();
     if (!wasUp) return;
+    if (this.#stopped) return this.#o.onDown("the proxy is stopping");
     this.#o.log.warn("room monitor link down", { reason });
     this.#o.onDown(reason);
   }
