@@ -73,7 +73,7 @@ export class LiveViewers {
       open: (onEvent) => this.#connect(onEvent),
       wsBufferLimit: this.#o.wsBufferLimit ?? 1024 * 1024,
       onEnd: (b) => this.#tracker.delete(b),
-      onLogin: (user) => this.#o.log.info("spectator connected", { user: session.id, session: user }),
+      onLogin: () => this.#o.log.info("spectator connected", { user: session.id }),
     });
     this.#tracker.tryAdd(bridge);
     return response;

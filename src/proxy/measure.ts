@@ -13,7 +13,9 @@
  *    time rides in the last frame's `time`, as in the load generator.
  *
  * Processes: `main.ts dev` (game server and development upstream) and
- * `deno task proxy` as children, this script as the generator.
+ * `deno task proxy` as children, this script as the generator. For scale,
+ * the same fan-out is also measured on the game server's own `/rooms/listen`
+ * (no proxy in between), in the same conditions.
  *
  * Usage: deno run -A src/proxy/measure.ts [--subscribers 1000] [--events-per-sec 10] [--duration 30] [--players 8]
  *
@@ -58,6 +60,30 @@ async function until<T>(what: string, probe: () => Promise<T | null> | T | null,
     if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** What the load generator's `sse` report says. */
+interface SseResults {
+  subscribers: { ready: number };
+  deliveries: { expected: number; delivered: number; lagged: number };
+  deliveryLatency: LatencySummary;
+  serverCpuPercent: number | null;
+  otherCpu: number | null;
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+function pct(v: number | null): string {
+  return v === null ? "—" : `${Math.round(v)} %`;
+}
+
+function sseRow(name: string, r: SseResults, load: string): string {
+  const d = r.deliveryLatency;
+  return `| ${name} | ${fmt(r.subscribers.ready)} subscribers, ${load} | ${fmt(r.deliveries.delivered)} / ` +
+    `${fmt(r.deliveries.expected)} (lagged ${r.deliveries.lagged}) | ${ms(d.p50)} | ${ms(d.p99)} | ${ms(d.max)} | ` +
+    `${pct(r.serverCpuPercent)} | ${pct(r.otherCpu)} |`;
 }
 
 function ms(v: number | null): string {
@@ -152,6 +178,7 @@ async function main(): Promise<void> {
   });
   const dir = await Deno.makeTempDir({ prefix: "chorus-proxy-measure-" });
   const gamePort = freePort();
+  const gameHttpPort = freePort();
   const proxyPort = freePort();
   const game = spawn([
     "run",
@@ -159,7 +186,8 @@ async function main(): Promise<void> {
     "main.ts",
     "dev",
     "--no-cli",
-    ...["--port", String(gamePort), "--http-port", "0", "--bind-address", "127.0.0.1"],
+    ...["--port", String(gamePort), "--http-port", String(gameHttpPort), "--bind-address", "127.0.0.1"],
+    ...["--http-bind-address", "127.0.0.1"],
     ...["--data-dir", `${dir}/server`, "--dev-upstream-port", "0", "--log-level", "warn"],
     ...["--service-secret-key", SECRET, "--monitors", String(SPECTATOR), "--connection-rate-limit", "1000000"],
   ]);
@@ -181,43 +209,39 @@ async function main(): Promise<void> {
     const lobby = await login(gamePort, 700000);
     await lobby.createRoom("lobby");
 
-    const report = `${dir}/sse.json`;
-    const load = spawn([
-      "run",
-      "-A",
-      "main.ts",
-      "load",
-      "sse",
-      ...["--port", String(gamePort), "--http-port", String(proxyPort), "--path", "/rooms/listen"],
-      ...["--subscribers", values.subscribers!, "--events-per-sec", values["events-per-sec"]!],
-      ...["--duration", values.duration!, "--no-progress", "--json", report],
-      ...["--server-pid", String(proxy.child.pid)],
-    ]);
-    await load.child.status;
-    await load.done;
-    const sse = JSON.parse(await Deno.readTextFile(report)).results as {
-      subscribers: { ready: number };
-      deliveries: { expected: number; delivered: number; lagged: number };
-      deliveryLatency: LatencySummary;
-      serverCpuPercent: number | null;
+    const fanout = async (httpPort: number, pid: number, name: string): Promise<SseResults> => {
+      const report = `${dir}/${name}.json`;
+      const load = spawn([
+        "run",
+        "-A",
+        "main.ts",
+        "load",
+        "sse",
+        ...["--port", String(gamePort), "--http-port", String(httpPort), "--path", "/rooms/listen"],
+        ...["--subscribers", values.subscribers!, "--events-per-sec", values["events-per-sec"]!],
+        ...["--duration", values.duration!, "--no-progress", "--json", report],
+        ...["--server-pid", String(pid)],
+      ]);
+      await load.child.status;
+      await load.done;
+      const full = JSON.parse(await Deno.readTextFile(report));
+      if (Deno.env.get("MEASURE_DEBUG")) console.log(JSON.stringify(full, null, 1));
+      return { ...full.results, otherCpu: full.machineLoad?.otherCpuPercent ?? null };
     };
+    const direct = await fanout(gameHttpPort, game.child.pid, "direct");
+    const sse = await fanout(proxyPort, proxy.child.pid, "proxy");
     const live = await relay(gamePort, proxyUrl, Number(values.players), Number(values.duration));
     await lobby.close();
 
-    const d = sse.deliveryLatency;
     const l = live.latency;
+    const load = `${values["events-per-sec"]} rooms/s, ${values.duration} s`;
     console.log([
-      "| Measurement | Load | Delivered | p50 | p99 | max | Proxy CPU |",
-      "| --- | --- | --- | --- | --- | --- | --- |",
-      `| SSE fan-out \`/rooms/listen\` | ${sse.subscribers.ready} subscribers, ${
-        values["events-per-sec"]
-      } rooms/s, ${values.duration} s | ` +
-      `${sse.deliveries.delivered.toLocaleString("en-US")} / ${sse.deliveries.expected.toLocaleString("en-US")} ` +
-      `(lagged ${sse.deliveries.lagged}) | ${ms(d.p50)} | ${ms(d.p99)} | ${ms(d.max)} | ` +
-      `${sse.serverCpuPercent === null ? "—" : `${Math.round(sse.serverCpuPercent)} %`} |`,
-      `| \`/ws/live\` relay | ${values.players} players, 1 spectator, ${values.duration} s | ` +
-      `${live.received.toLocaleString("en-US")} / ${live.sent.toLocaleString("en-US")} batches | ${ms(l.p50)} | ` +
-      `${ms(l.p99)} | ${ms(l.max)} | — |`,
+      "| Measurement | Load | Delivered | p50 | p99 | max | CPU of the server measured | Other processes' CPU |",
+      "| --- | --- | --- | --- | --- | --- | --- | --- |",
+      sseRow("SSE fan-out through the proxy (`/rooms/listen`)", sse, load),
+      sseRow("same, game server's own `/rooms/listen` (no proxy)", direct, load),
+      `| \`/ws/live\` relay through the proxy | ${values.players} players, 1 spectator, ${values.duration} s | ` +
+      `${fmt(live.received)} / ${fmt(live.sent)} batches | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(l.max)} | — | — |`,
     ].join("\n"));
   } finally {
     proxy?.child.kill("SIGTERM");
