@@ -117,6 +117,9 @@ async function relay(gamePort: number, proxyUrl: string, players: number, second
   ws.onmessage = (e) => {
     const event = decodeLiveEvent(new Uint8Array(e.data));
     const now = performance.now() - t0;
+    if (Deno.env.get("MEASURE_DEBUG") && event.type !== "Touches" && event.type !== "Judges") {
+      console.log("spectator:", JSON.stringify(event));
+    }
     if (event.type === "Authenticate") ws.send(encodeWsCommand({ type: "Join", room_id: "relay" }));
     else if (event.type === "Join") joined.resolve();
     else if (event.type === "StateChange" && event.state.type === "WaitingForReady") {
@@ -131,8 +134,10 @@ async function relay(gamePort: number, proxyUrl: string, players: number, second
   await joined.promise;
   await host.selectChart(7);
   await host.requestStart();
+  // Waiting first: the clients keep no event buffer, so the start must not arrive before anyone waits for it.
+  const playing = host.waitFor("ChangeState", (e) => e.state.type === "Playing", 30_000);
   await Promise.all(rest.map((c) => c.ready()));
-  await host.waitFor("ChangeState", (e) => e.state.type === "Playing", 10_000);
+  await playing;
   // Official rates (protocol.md §3.1): touches every 100 ms here (2 frames), judges about every 650 ms.
   let sent = 0;
   const end = performance.now() + seconds * 1000;
