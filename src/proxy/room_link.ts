@@ -19,31 +19,17 @@ import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { Random } from "../util/random.ts";
 import { type Dialer, type ServerAddress, tcpDialer } from "./dialer.ts";
-import { type LinkCounts, type LinkStatus, LinkUnavailable } from "./link_status.ts";
+import {
+  LINK_TIMING_DEFAULTS,
+  type LinkCounts,
+  type LinkStatus,
+  LinkUnavailable,
+  type RoomLinkTiming,
+} from "./link_status.ts";
 import { RoomCache, type RoomStreamEvent } from "./room_cache.ts";
 
 export { type Dialer, type ServerAddress, tcpDialer } from "./dialer.ts";
-export { type LinkCounts, type LinkStatus, LinkUnavailable } from "./link_status.ts";
-
-/** Timing of the link; every field has a default. */
-export interface RoomLinkTiming {
-  /** Give up a connection attempt after this long, ms (default 5000). */
-  readonly connectTimeoutMs?: number;
-  /** Wait for the login answer this long, ms (default 3000, extended.md §5.2). */
-  readonly authTimeoutMs?: number;
-  /** Wait for a `RoomResponse` this long, ms (default 3000). */
-  readonly queryTimeoutMs?: number;
-  /** A picture younger than this is fresh enough, ms (default 1000: at most one query a second). */
-  readonly minQueryIntervalMs?: number;
-  /** Heartbeat interval, ms (default 3000, extended.md §5.2). */
-  readonly pingIntervalMs?: number;
-  /** Declare the server gone after this long without any packet, ms (default 10000). */
-  readonly silenceLimitMs?: number;
-  /** First reconnection delay, ms (default 500); doubles up to {@link maxBackoffMs}. */
-  readonly initialBackoffMs?: number;
-  /** Largest reconnection delay, ms (default 15000). */
-  readonly maxBackoffMs?: number;
-}
+export { type LinkCounts, type LinkStatus, LinkUnavailable, type RoomLinkTiming } from "./link_status.ts";
 
 /** Construction options of {@link RoomLink}. */
 export interface RoomLinkOptions {
@@ -62,17 +48,6 @@ export interface RoomLinkOptions {
   /** The link went down (after having been up): the picture is gone. */
   readonly onDown: (reason: string) => void;
 }
-
-const DEFAULTS: Required<RoomLinkTiming> = {
-  connectTimeoutMs: 5000,
-  authTimeoutMs: 3000,
-  queryTimeoutMs: 3000,
-  minQueryIntervalMs: 1000,
-  pingIntervalMs: 3000,
-  silenceLimitMs: 10_000,
-  initialBackoffMs: 500,
-  maxBackoffMs: 15_000,
-};
 
 /** The room-monitor session, kept alive. */
 export class RoomLink {
@@ -95,7 +70,7 @@ export class RoomLink {
 
   constructor(options: RoomLinkOptions) {
     this.#o = options;
-    this.#t = { ...DEFAULTS, ...options.timing };
+    this.#t = { ...LINK_TIMING_DEFAULTS, ...options.timing };
     this.#dialer = options.dialer ?? tcpDialer;
     this.#status = { status: "down", reason: "not connected yet", since: options.clock.now() };
   }
@@ -190,6 +165,11 @@ export class RoomLink {
       });
     } catch (error) {
       this.#down(`cannot connect to the game server at ${where}: ${describe(error)}`);
+      return false;
+    }
+    if (this.#stopped) {
+      // stop() ran while the connection was being made: it could not close this one.
+      await client.close();
       return false;
     }
     this.#client = client;
