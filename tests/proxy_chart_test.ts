@@ -22,7 +22,7 @@ Deno.test("proxy /chart/{id}: bincode and JSON of the same chart, the test chart
     equal(chart.lines.length, body.chart.lines.length);
     ok(chart.lines.length > 0, "the development chart has judge lines");
     // Built once: the cache directory now holds it.
-    const cached = [...Deno.readDirSync(h.options.cacheDir)].map((e) => e.name);
+    const cached = (await Array.fromAsync(Deno.readDir(h.options.cacheDir))).map((e) => e.name);
     ok(cached.some((n) => n.startsWith("42.")), cached.join(","));
 
     const test = await fetch(`${h.url}/chart/test`);
