@@ -1,8 +1,8 @@
 /**
  * The one Hono application of the HTTP port (issue 6): health, profile R
- * and S rooms, event streams, the spectator WebSocket, the admin panel and
- * the plugin catch-all, in that matching order. Pure: no sockets; tests call
- * it in process and {@link startHttp} serves it.
+ * and S rooms, event streams, the spectator WebSocket, the admin panel, the
+ * spectator page and the plugin catch-all, in that matching order. Pure: no
+ * sockets; tests call it in process and {@link startHttp} serves it.
  *
  * @module
  */
@@ -26,6 +26,7 @@ import { metricsRoutes } from "./routes_metrics.ts";
 import { defaultHealth, healthRoutes, profileRRoutes, profileSRoutes } from "./routes_rooms.ts";
 import { registerBasicStream, streamRoutes } from "./routes_streams.ts";
 import { StreamTracker } from "./sse.ts";
+import { spectatorFiles, spectatorRoutes } from "./spectator_page.ts";
 import { SseRegistry } from "./sse_registry.ts";
 import { openLive } from "./ws_live.ts";
 
@@ -110,6 +111,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
   adminPanelRoutes(app, ctx);
+  spectatorRoutes(app, spectatorFiles(log));
   // The admin panel's namespace is the host's: anything else under /admin is not found, never a plugin's.
   app.get("/admin/*", (c) => jsonError(404, `route not found: ${c.req.path}`));
   // Plugins may not shadow what was registered above: the registries read it from the app itself.

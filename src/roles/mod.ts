@@ -16,6 +16,7 @@ import { checkConfig } from "./check_config.ts";
 import { companionsRole } from "./companions.ts";
 import { dev } from "./dev.ts";
 import { loadRole } from "./load.ts";
+import { proxyRole } from "./proxy.ts";
 import { dropTaskSeparator } from "../config/flags.ts";
 import { EXIT, isHelp, print, type Role } from "./role.ts";
 import { asRole, runServerRole, type ServerRole } from "./server_role.ts";
@@ -32,6 +33,7 @@ export const ROLES: readonly Role[] = [
   loadRole,
   companionsRole,
   accountsRole,
+  proxyRole,
 ];
 
 /** `chorus --version`: this build's version, the Deno runtime, the platform and whether it is the compiled binary. */

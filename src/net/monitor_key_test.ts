@@ -1,5 +1,6 @@
 import { equal } from "node:assert/strict";
-import { bytesEqual, deriveKey, monitorIkm, roomMonitorKey } from "./monitor_key.ts";
+import { deepEqual } from "node:assert/strict";
+import { bytesEqual, deriveKey, deriveKeys, monitorIkm, roomMonitorKey } from "./monitor_key.ts";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
@@ -24,6 +25,21 @@ Deno.test("derivation matches the documented vectors for dev_secret_local", asyn
     hex(await roomMonitorKey(secret)),
     "97904217b668624f70bcf35e15b3a2d105ae32eb50cedf722a71592583dd9cc78795ba0c0b720e71a9d02ba0b878c6067ab5c15d8cf7e90dbd7fe0756f3066d7",
   );
+});
+
+Deno.test("deriveKeys gives the same keys as deriveKey, one Argon2id run for all", async () => {
+  const secret = "dev_secret_local";
+  const [monitor, jwt, node] = await deriveKeys(secret, [
+    { info: "room_monitor", length: 64 },
+    { info: "jwt", length: 64 },
+    { info: "node_key", length: 32 },
+  ]);
+  deepEqual(monitor, await roomMonitorKey(secret));
+  equal(
+    hex(jwt!),
+    "8a84551811d3e1f35f1b2d1e332b11d0091d3d70f45d3c6e90fdc940685e9d10e51d13d518b63968179ab1508652925396a5f31923f003a30e4c036a43c23ec4",
+  );
+  deepEqual(node, await deriveKey(secret, "node_key", 32));
 });
 
 Deno.test("bytesEqual compares contents and lengths", () => {

@@ -28,7 +28,20 @@ export async function monitorIkm(secret: string): Promise<Uint8Array> {
 
 /** Derives `length` bytes for `info` (`room_monitor`: 64 bytes; `jwt`: 64; `node_key`: 32). */
 export async function deriveKey(secret: string, info: string, length: number): Promise<Uint8Array> {
+  return await expandKey(await monitorIkm(secret), info, length);
+}
+
+/** Several keys of one secret, running the (deliberately slow) Argon2id step once. */
+export async function deriveKeys(
+  secret: string,
+  wanted: readonly { readonly info: string; readonly length: number }[],
+): Promise<Uint8Array[]> {
   const ikm = await monitorIkm(secret);
+  return await Promise.all(wanted.map((w) => expandKey(ikm, w.info, w.length)));
+}
+
+/** The HKDF-SHA256 step: `length` bytes for `info` from the input key material. */
+async function expandKey(ikm: Uint8Array, info: string, length: number): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", new Uint8Array(ikm), "HKDF", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits(
     { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: new TextEncoder().encode(info) },
