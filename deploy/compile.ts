@@ -145,7 +145,7 @@ async function main(): Promise<number> {
   }
   const status = await new Deno.Command(Deno.execPath(), { args: compileArgs(dirs), stdin: "null" }).spawn().status;
   if (!status.success) return status.code || 1;
-  const size = Deno.statSync("dist/chorus").size;
+  const size = (await Deno.stat("dist/chorus")).size;
   console.log(`dist/chorus: ${(size / 1_048_576).toFixed(1)} MiB`);
   return 0;
 }

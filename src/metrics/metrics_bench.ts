@@ -55,9 +55,13 @@ const withProcess = new ServerMetrics({ core: big.core, version: "bench" });
 const chorusOnly = new ServerMetrics({ core: big.core, version: "bench" }, { processMetrics: false });
 const bytes = (await withProcess.render()).length;
 
-Deno.bench(`/metrics scrape, 1000 sessions, 100 rooms (${bytes} bytes)`, { group: "scrape", baseline: true }, async () => {
-  await withProcess.render();
-});
+Deno.bench(
+  `/metrics scrape, 1000 sessions, 100 rooms (${bytes} bytes)`,
+  { group: "scrape", baseline: true },
+  async () => {
+    await withProcess.render();
+  },
+);
 Deno.bench("/metrics scrape, chorus metrics only", { group: "scrape" }, async () => {
   await chorusOnly.render();
 });
