@@ -6,6 +6,7 @@
  * @module
  */
 
+import { OpsError } from "../ops/mod.ts";
 import type { CommandCall, CommandSpec } from "./registry.ts";
 
 /** The `update.status` answer, as far as the console shows it. */
@@ -55,8 +56,20 @@ export function statusLines(s: Status): string[] {
   return lines;
 }
 
+/** Calls `update.<name>`; a process without the updater (a test harness, a tool) says so rather than "unknown". */
+async function op(call: CommandCall, name: string, args?: unknown): Promise<unknown> {
+  try {
+    return await call.op(`update.${name}`, args);
+  } catch (error) {
+    if (error instanceof OpsError && error.code === "UNKNOWN_COMMAND") {
+      throw new OpsError("UNAVAILABLE", "self-update is not running in this process");
+    }
+    throw error;
+  }
+}
+
 async function show(call: CommandCall, first: string[] = []): Promise<string[]> {
-  return [...first, ...statusLines(await call.op("update.status") as Status)];
+  return [...first, ...statusLines(await op(call, "status") as Status)];
 }
 
 /** `update`, `update status|check|apply|force|schedule|cancel|auto|rollback`. */
@@ -67,7 +80,7 @@ export function updateCommands(): CommandSpec[] {
     help,
     group,
     run: async (_args, call) => {
-      await call.op(`update.${name}`);
+      await op(call, name);
       return await show(call, [said]);
     },
   });
@@ -83,7 +96,7 @@ export function updateCommands(): CommandSpec[] {
       name: "update check",
       help: "check the release manifest now",
       group,
-      run: async (_args, call) => statusLines(await call.op("update.check") as Status),
+      run: async (_args, call) => statusLines(await op(call, "check") as Status),
     },
     action("apply", "install the newest release now if no player is online, then restart", "installed; restarting"),
     action(
@@ -97,7 +110,7 @@ export function updateCommands(): CommandSpec[] {
       help: "drop the pending update",
       group,
       run: async (_args, call) => {
-        const r = await call.op("update.cancel") as { cancelled: boolean };
+        const r = await op(call, "cancel") as { cancelled: boolean };
         return await show(call, [r.cancelled ? "cancelled" : "nothing was pending"]);
       },
     },
@@ -107,7 +120,7 @@ export function updateCommands(): CommandSpec[] {
       help: "automatic updates on or off (run-time switch), or show it",
       group,
       run: async (args, call) => {
-        if (args.has("state")) await call.op("update.auto", { enabled: args.bool("state") });
+        if (args.has("state")) await op(call, "auto", { enabled: args.bool("state") });
         return await show(call);
       },
     },

@@ -12,7 +12,8 @@
 
 import { defaultConfig } from "../config/mod.ts";
 import { EventBus } from "../events/mod.ts";
-import { Admin, GameServer } from "../server/mod.ts";
+import { createOps } from "../ops/mod.ts";
+import { GameServer } from "../server/mod.ts";
 import { dispatch } from "../server/commands.ts";
 import type { UpstreamApi } from "../server/context.ts";
 import { upsertUser } from "../server/presence.ts";
@@ -29,7 +30,7 @@ const idle: Transport = {
   close: () => {},
 };
 
-function server(sessions: number, rooms: number): GameServer {
+async function server(sessions: number, rooms: number): Promise<GameServer> {
   const clock = new ManualClock();
   const s = new GameServer({
     config: { ...defaultConfig(), max_sessions: sessions + 16 },
@@ -45,12 +46,15 @@ function server(sessions: number, rooms: number): GameServer {
     session.activate("normal", i);
     upsertUser(s.core, i, `Player${i}`, "en-US", "normal").session = session;
   }
-  const admin = new Admin(s.core);
-  for (let i = 0; i < rooms; i++) admin.roomOps.createEmpty(`room-${i}`);
+  // Rooms through the operations layer, the one operator path.
+  const ops = createOps({ server: s });
+  for (let i = 0; i < rooms; i++) {
+    await ops.call("room.create", { room_id: `room-${i}` }, { kind: "system", component: "bench" });
+  }
   return s;
 }
 
-const big = server(1000, 100);
+const big = await server(1000, 100);
 const withProcess = new ServerMetrics({ core: big.core, version: "bench" });
 const chorusOnly = new ServerMetrics({ core: big.core, version: "bench" }, { processMetrics: false });
 const bytes = (await withProcess.render()).length;
@@ -66,8 +70,8 @@ Deno.bench("/metrics scrape, chorus metrics only", { group: "scrape" }, async ()
   await chorusOnly.render();
 });
 
-function touches(counted: boolean) {
-  const s = server(1, 0);
+async function touches(counted: boolean) {
+  const s = await server(1, 0);
   if (counted) s.commands.use(new CommandCounter().link);
   const session = [...s.core.sessions][0]!;
   const inbound: Inbound = {
@@ -79,7 +83,7 @@ function touches(counted: boolean) {
 }
 
 for (const counted of [false, true]) {
-  const run = touches(counted);
+  const run = await touches(counted);
   Deno.bench(`dispatch Touches${counted ? " with the command counter" : ""}`, {
     group: "pipeline",
     baseline: !counted,

@@ -48,6 +48,13 @@ function contentRange(header: string | null): { start: number; total: number | n
   return m ? { start: Number(m[1]), total: m[3] === "*" ? null : Number(m[3]) } : null;
 }
 
+/** Why the download was aborted: the reason given (a time-out), else a cancel. */
+function abortError(signal: AbortSignal): UpdateError {
+  return signal.reason instanceof UpdateError
+    ? signal.reason
+    : new UpdateError("CANCELLED", "the download was cancelled");
+}
+
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -117,7 +124,7 @@ export async function downloadRelease(
     try {
       response = await doFetch(release.url, { headers, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
-      if (options.signal?.aborted) throw new UpdateError("CANCELLED", "the download was cancelled");
+      if (options.signal?.aborted) throw abortError(options.signal);
       throw new UpdateError("DOWNLOAD", `cannot fetch ${release.url}: ${reasonOf(error)}`);
     }
     if (response.status === 416 && have) {
@@ -150,7 +157,7 @@ export async function downloadRelease(
     try {
       transferred += await receive(response, path, have, release.size);
     } catch (error) {
-      if (options.signal?.aborted) throw new UpdateError("CANCELLED", "the download was cancelled");
+      if (options.signal?.aborted) throw abortError(options.signal);
       throw error;
     }
     have = await sizeOf(path);

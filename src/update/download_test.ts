@@ -85,6 +85,20 @@ Deno.test("downloadRelease stops on abort and keeps what it has", async () => {
     resolve();
     assert.equal(error.code, "CANCELLED");
     assert.equal((await Deno.stat(path)).size, 50_000);
+
+    // An abort with a reason (the updater's time-out) fails with that reason; the bytes stay for a resume.
+    const { promise: again, resolve: free } = Promise.withResolvers<void>();
+    server.fault({ kind: "hold", after: 10_000, release: again });
+    const timedOut = new AbortController();
+    const second = downloadRelease(await releaseOf(server.url), path, { signal: timedOut.signal });
+    while (((await Deno.stat(path).catch(() => null))?.size ?? 0) < 60_000);
+    timedOut.abort(new UpdateError("DOWNLOAD", "the download took over 30 minutes; the next attempt resumes"));
+    const late = await second.catch((e) => e);
+    free();
+    assert.equal(late.code, "DOWNLOAD");
+    assert.match(late.message, /took over 30 minutes/);
+    assert.equal((await Deno.stat(path)).size, 60_000);
+    assert.equal(server.seen.at(-1)?.range, "bytes=50000-");
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

@@ -45,6 +45,8 @@ import { describeStatus, type UpdateStatus } from "./status.ts";
 /** Exit code of a process that stops to be restarted into a new binary (EX_TEMPFAIL): the supervisor restarts it. */
 export const EXIT_RESTART = 75;
 
+/** Longest a download may take before it is abandoned (and resumed by the next attempt). */
+export const DOWNLOAD_TIMEOUT_MS = 30 * 60_000;
 /** How often the updater looks at the player count while it runs. */
 export const TICK_MS = 15_000;
 
@@ -285,8 +287,17 @@ export class Updater {
         const id = ++this.#downloads;
         const controller = new AbortController();
         this.#download = { id, controller };
+        // A stalled transfer must not hold the pending update forever; what arrived stays for the next attempt.
+        const deadline = this.#deps.clock.setTimeout(() => {
+          const minutes = DOWNLOAD_TIMEOUT_MS / 60_000;
+          controller.abort(
+            new UpdateError("DOWNLOAD", `the download took over ${minutes} minutes; the next attempt resumes`),
+          );
+        }, DOWNLOAD_TIMEOUT_MS);
         const options = { signal: controller.signal, ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {}) };
-        void downloadRelease(effect.release, this.#files!.download, options).then(
+        void downloadRelease(effect.release, this.#files!.download, options).finally(() =>
+          this.#deps.clock.clearTimeout(deadline)
+        ).then(
           (report) => {
             if (this.#download?.id !== id) return;
             this.#download = null;
