@@ -36,6 +36,8 @@ export const INFO_COUNTERS = [
   "sessions_rejected_full",
   "connections_rate_limited",
   "commands_rate_limited",
+  "telemetry_dropped",
+  "telemetry_items_dropped",
   "commands_vetoed",
   "command_hook_failures",
   "auth_rejected_busy",
