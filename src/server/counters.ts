@@ -41,6 +41,8 @@ export const INFO_COUNTERS = [
   "commands_vetoed",
   "command_hook_failures",
   "auth_rejected_busy",
+  "auth_rejected_address_busy",
+  "auth_rejected_remembered",
   "auth_cache_hits",
   "auth_cache_misses",
   "auth_failures",

@@ -28,15 +28,22 @@ import type { ClientCommandOf } from "../protocol/mod.ts";
 import type { CommandLink } from "./pipeline.ts";
 import type { User } from "./user.ts";
 
-/** Rates (per second) and burst of the telemetry budget of one player. */
-export const TELEMETRY_BUDGET = {
+/** Rates (per second) and burst of a player's telemetry budget. */
+export interface TelemetryBudget {
+  readonly touches: { readonly messagesPerSec: number; readonly itemsPerSec: number };
+  readonly judges: { readonly messagesPerSec: number; readonly itemsPerSec: number };
+  readonly burstSecs: number;
+}
+
+/** The budget of one player (the server's context may replace it). */
+export const TELEMETRY_BUDGET: TelemetryBudget = {
   /** Items = frames + touch points (each is stored). Official peak ~400/s. */
   touches: { messagesPerSec: 20, itemsPerSec: 1000 },
   /** Items = judge events. Official peak = the chart's note density, ~100/s. */
   judges: { messagesPerSec: 20, itemsPerSec: 250 },
   /** A budget holds this many seconds of its rate (what may arrive at once after a stall). */
   burstSecs: 5,
-} as const;
+};
 
 type Kind = "touches" | "judges";
 
@@ -54,15 +61,17 @@ export function telemetryItems(cmd: ClientCommandOf<"Touches" | "Judges">): numb
 }
 
 /** The telemetry guard of one server's pipeline (its budgets are its own). */
-export function telemetryLimit(budget: typeof TELEMETRY_BUDGET = TELEMETRY_BUDGET): CommandLink {
+export function telemetryLimit(): CommandLink {
   const budgets = new WeakMap<User, Record<Kind, Budget>>();
   /** Users already reported in the log: one line per player, however long the flood. */
   const reported = new WeakSet<User>();
-  const periodMs = budget.burstSecs * 1000;
-  const make = (rates: { messagesPerSec: number; itemsPerSec: number }, now: number): Budget => ({
-    messages: new TokenBucket(rates.messagesPerSec * budget.burstSecs, periodMs, now),
-    items: new TokenBucket(rates.itemsPerSec * budget.burstSecs, periodMs, now),
-  });
+  const make = (budget: TelemetryBudget, kind: Kind, now: number): Budget => {
+    const periodMs = budget.burstSecs * 1000;
+    return {
+      messages: new TokenBucket(budget[kind].messagesPerSec * budget.burstSecs, periodMs, now),
+      items: new TokenBucket(budget[kind].itemsPerSec * budget.burstSecs, periodMs, now),
+    };
+  };
   return (cc, next) => {
     const type = cc.cmd.type;
     if (type !== "Touches" && type !== "Judges") return next();
@@ -72,7 +81,8 @@ export function telemetryLimit(budget: typeof TELEMETRY_BUDGET = TELEMETRY_BUDGE
     const now = cc.core.ctx.clock.monotonic();
     let own = budgets.get(user);
     if (!own) {
-      own = { touches: make(budget.touches, now), judges: make(budget.judges, now) };
+      const budget = cc.core.ctx.telemetryBudget ?? TELEMETRY_BUDGET;
+      own = { touches: make(budget, "touches", now), judges: make(budget, "judges", now) };
       budgets.set(user, own);
     }
     const b = type === "Touches" ? own.touches : own.judges;
