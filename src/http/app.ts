@@ -15,7 +15,7 @@ import { AdminAuth } from "./admin_auth.ts";
 import { limitBody } from "./body_limit.ts";
 import { adminPageRoutes } from "./admin_page.ts";
 import { BASIC_STREAM_RESERVED, builtinRoutesOf } from "./builtin_routes.ts";
-import { type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
+import { clientIp, type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import { HubRenderer } from "./hub.ts";
 import { dispatchPlugins } from "./plugin_routes.ts";
@@ -103,7 +103,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   profileRRoutes(app, ctx);
   streamRoutes(app, ctx);
   profileSRoutes(app, ctx);
-  app.get("/ws/live", (c) => openLive(c.req.raw, c.env?.ip ?? "unknown", ctx));
+  app.get("/ws/live", (c) => openLive(c.req.raw, clientIp(c.env), ctx));
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
   // The admin panel's namespace is the host's: anything else under /admin is not found, never a plugin's.

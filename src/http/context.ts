@@ -80,6 +80,11 @@ export type HttpEnv = {
   };
 };
 
+/** The client address of a request ("unknown" when called without one, as some in-process callers do). */
+export function clientIp(env: HttpEnv["Bindings"] | undefined): string {
+  return env?.ip ?? "unknown";
+}
+
 /** The resolved context shared by route modules. */
 export interface HttpContext {
   readonly server: GameServer;

@@ -17,7 +17,7 @@ import type { Subscription } from "../events/mod.ts";
 import { type HttpContext, VERSION } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import { ALL_EVENTS, isPublic, kindsFor } from "./hub.ts";
-import type { Closable } from "./sse.ts";
+import { type Closable, streamRefused } from "./sse.ts";
 
 const encoder = new TextEncoder();
 
@@ -31,12 +31,16 @@ export function isUpgrade(req: Request): boolean {
   return req.headers.get("upgrade")?.toLowerCase() === "websocket";
 }
 
-/** Upgrades `/api/ws`; 426 without an upgrade header, 503 when too many streams are open. */
-export function openWsEvents(req: Request, ctx: HttpContext): Response {
+/**
+ * Upgrades `/api/ws`; 426 without an upgrade header, 503 when too many
+ * streams are open, 429 when client `ip` has its share of them.
+ */
+export function openWsEvents(req: Request, ip: string, ctx: HttpContext): Response {
   if (!isUpgrade(req)) return jsonError(426, "expected a WebSocket upgrade");
-  if (ctx.tracker.size >= ctx.tracker.limit) return jsonError(503, "too many open streams");
+  const refusal = ctx.tracker.refusal(ip);
+  if (refusal) return streamRefused(refusal);
   const { socket, response } = Deno.upgradeWebSocket(req);
-  ctx.tracker.tryAdd(new WsEventStream(socket, ctx));
+  ctx.tracker.tryAdd(new WsEventStream(socket, ctx), ip);
   return response;
 }
 

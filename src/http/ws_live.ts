@@ -25,7 +25,7 @@ import { createPipe } from "../util/pipe.ts";
 import type { HttpContext } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import { decodeWsCommand, encodeLiveEvent, type LiveEvent, type WsCommand } from "./live_protocol.ts";
-import type { Closable } from "./sse.ts";
+import { type Closable, streamRefused } from "./sse.ts";
 import { isUpgrade } from "./ws_events.ts";
 
 /** Browser commands queued or running at once; more closes the socket. */
@@ -41,14 +41,17 @@ export async function openLive(req: Request, ip: string, ctx: HttpContext): Prom
   const token = new URL(req.url).searchParams.get("token");
   if (!token) return jsonError(401, "missing token (query parameter token)");
   if (new TextEncoder().encode(token).length > MAX_TOKEN_BYTES) return jsonError(400, "invalid token");
-  if (ctx.live.size >= ctx.live.limit) return jsonError(503, "too many spectators");
+  const full = ctx.live.refusal(ip);
+  if (full) return streamRefused(full, "too many spectators");
   const refusal = await checkViewer(ctx, token);
   const { socket, response } = Deno.upgradeWebSocket(req);
   socket.binaryType = "arraybuffer";
-  // The limit is checked again: other viewers may have arrived during the upstream call.
-  const reason = refusal ?? (ctx.live.size >= ctx.live.limit ? "too many spectators" : null);
+  // The limits are checked again: other viewers may have arrived during the upstream call.
+  const again = ctx.live.refusal(ip);
+  const reason = refusal ??
+    (again === "full" ? "too many spectators" : again ? "too many spectators from this address" : null);
   if (reason === null) {
-    ctx.live.tryAdd(new LiveBridge(socket, token, ip, ctx));
+    ctx.live.tryAdd(new LiveBridge(socket, token, ip, ctx), ip);
     return response;
   }
   socket.onopen = () => {
