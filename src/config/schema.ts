@@ -77,7 +77,7 @@ const OpenUdsSchema = section({
     text().default(""),
     "Shared token; empty = clients wait for console approval (approve openuds <id>).",
   ),
-  max_connections: key(intIn(1, 1024).default(4), "Maximum simultaneous clients."),
+  max_connections: key(intIn(1, 1024).default(4), "Maximum simultaneous authenticated clients."),
   event_buffer_size: key(intIn(64, 1_048_576).default(1024), "Per-client outbound event queue length."),
   heartbeat_interval_secs: key(secs(5).default(60), "Seconds between server.heartbeat events."),
   approval_ttl_secs: key(secs(1).default(120), "Seconds a pending approval request stays valid."),
