@@ -247,7 +247,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       now: () => clock.now(),
     });
     const httpService = listen
-      ? startHttp({
+      ? await startHttp({
         server,
         config,
         options: { corsOrigins: config.http_cors_origins },

@@ -27,7 +27,7 @@ Deno.test({
   name: "http admin panel in Chromium: log in, kick, ban and unban, disband, auto-refresh, log out",
   ignore: !available,
   async fn() {
-    const h = startHttpHarness({ listen: true });
+    const h = await startHttpHarness({ listen: true });
     let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
     try {
       const alice = await h.login(100);

@@ -23,7 +23,7 @@ async function attempt(
 }
 
 Deno.test("http admin login: 200 addresses × 5 guesses get only the overall failure budget checked", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const statuses: Record<number, number> = {};
     for (let i = 0; i < 200; i++) {
@@ -44,7 +44,7 @@ Deno.test("http admin login: 200 addresses × 5 guesses get only the overall fai
 });
 
 Deno.test("http admin login: an address that keeps failing waits longer after each failure", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const ip = "203.0.113.9";
     for (let i = 0; i < 5; i++) equal((await attempt(h, `guess${i}`, ip)).status, 401);

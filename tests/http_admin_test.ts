@@ -29,7 +29,7 @@ async function login(h: HttpHarness): Promise<string> {
 }
 
 Deno.test("http admin page is served with a strict CSP; other files are not", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     for (const path of ["/admin", "/admin/"]) {
       const page = await h.http.request(path);
@@ -50,7 +50,7 @@ Deno.test("http admin page is served with a strict CSP; other files are not", as
 });
 
 Deno.test("http admin login: wrong password, cookie attributes, session, logout", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     deepEqual((await call(h, "GET", "session")).body, { enabled: true, authenticated: false });
     deepEqual((await call(h, "GET", "state")).body, { error: "login required", code: 401 });
@@ -84,7 +84,7 @@ Deno.test("http admin login: wrong password, cookie attributes, session, logout"
 });
 
 Deno.test("http admin login attempts are rate limited per address; sessions expire when idle", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     for (let i = 0; i < 5; i++) equal((await call(h, "POST", "login", { password: `guess${i}` })).status, 401);
     const limited = await call(h, "POST", "login", { password: ADMIN_PASSWORD });
@@ -111,7 +111,7 @@ Deno.test("http admin login attempts are rate limited per address; sessions expi
 });
 
 Deno.test("http admin state lists rooms (hidden ones marked) with state, players and bans", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     const bob = await h.login(200);
@@ -155,7 +155,7 @@ Deno.test("http admin state lists rooms (hidden ones marked) with state, players
 });
 
 Deno.test("http admin kick, disband, disconnect, ban and unban act on the live server", async (t) => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     const bob = await h.login(200);
@@ -218,7 +218,7 @@ Deno.test("http admin kick, disband, disconnect, ban and unban act on the live s
 });
 
 Deno.test("http admin refuses cross-site and non-JSON state changes, and large bodies", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     await (await h.login(100)).createRoom("abc");
     const cookie = await login(h);
@@ -246,7 +246,7 @@ Deno.test("http admin refuses cross-site and non-JSON state changes, and large b
 });
 
 Deno.test("http admin password policy: disabled without one, refused in Production when missing or well known", async () => {
-  const h = startHttpHarness({ httpConfig: { admin_password: null } });
+  const h = await startHttpHarness({ httpConfig: { admin_password: null } });
   try {
     deepEqual((await call(h, "GET", "session")).body, { enabled: false, authenticated: false });
     deepEqual((await call(h, "POST", "login", { password: "" })).body, {

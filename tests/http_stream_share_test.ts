@@ -9,7 +9,7 @@ import { waitUntil } from "./support/describe.ts";
 import { SseReader, startHttpHarness } from "./support/http.ts";
 
 Deno.test("http one client's streams stop at its share; another client still gets one", async () => {
-  const h = startHttpHarness({ http: { maxStreams: 64 } });
+  const h = await startHttpHarness({ http: { maxStreams: 64 } });
   const share = h.http.context.tracker.perClient;
   const readers: SseReader[] = [];
   try {

@@ -26,6 +26,7 @@ import { registerBasicStream, streamRoutes } from "./routes_streams.ts";
 import { StreamTracker } from "./sse.ts";
 import { SseRegistry } from "./sse_registry.ts";
 import { openLive } from "./ws_live.ts";
+import { WsUpgrades } from "./ws_upgrade.ts";
 
 /** A built HTTP application and its registries. */
 export interface HttpApp {
@@ -82,6 +83,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
     streams,
     tracker: new StreamTracker(options.maxStreams),
     live: new StreamTracker(options.maxLiveViewers),
+    upgrades: new WsUpgrades(server.ctx.clock),
     hub: new HubRenderer(),
     adminAuth: new AdminAuth({ password: config.admin_password, clock: server.ctx.clock }),
     health: deps.health ?? defaultHealth(core),

@@ -16,6 +16,7 @@ import type { AdminAuth } from "./admin_auth.ts";
 import type { HubRenderer } from "./hub.ts";
 import type { RouteRegistry } from "./route_registry.ts";
 import type { StreamTracker } from "./sse.ts";
+import type { WsUpgrades } from "./ws_upgrade.ts";
 import type { SseRegistry } from "./sse_registry.ts";
 
 /** Server version reported in `ready` events. */
@@ -105,6 +106,8 @@ export interface HttpContext {
   readonly health: () => HealthStatus;
   /** Open `/ws/live` viewers. */
   readonly live: StreamTracker;
+  /** WebSocket upgrades routes ask the listener for (with their message limits). */
+  readonly upgrades: WsUpgrades;
 }
 
 /** Defaults of {@link HttpOptions}. */

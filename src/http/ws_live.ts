@@ -26,6 +26,7 @@ import type { HttpContext } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import { decodeWsCommand, encodeLiveEvent, type LiveEvent, type WsCommand } from "./live_protocol.ts";
 import { type Closable, streamRefused } from "./sse.ts";
+import type { ServerSocket } from "./ws_upgrade.ts";
 import { isUpgrade } from "./ws_events.ts";
 
 /** Browser commands queued or running at once; more closes the socket. */
@@ -44,21 +45,20 @@ export async function openLive(req: Request, ip: string, ctx: HttpContext): Prom
   const full = ctx.live.refusal(ip);
   if (full) return streamRefused(full, "too many spectators");
   const refusal = await checkViewer(ctx, token);
-  const { socket, response } = Deno.upgradeWebSocket(req);
-  socket.binaryType = "arraybuffer";
-  // The limits are checked again: other viewers may have arrived during the upstream call.
-  const again = ctx.live.refusal(ip);
-  const reason = refusal ??
-    (again === "full" ? "too many spectators" : again ? "too many spectators from this address" : null);
-  if (reason === null) {
-    ctx.live.tryAdd(new LiveBridge(socket, token, ip, ctx), ip);
-    return response;
-  }
-  socket.onopen = () => {
+  // Messages over MAX_COMMAND_BYTES are refused as they arrive (close 1009, `ws_upgrade.ts`).
+  return ctx.upgrades.upgrade(req, MAX_COMMAND_BYTES, (socket) => {
+    // The limits are checked again: other viewers may have arrived during the upstream call and the handshake.
+    const again = ctx.live.refusal(ip);
+    const reason = refusal ??
+      (again === "full" ? "too many spectators" : again ? "too many spectators from this address" : null);
+    if (reason === null) {
+      const bridge = new LiveBridge(socket, token, ip, ctx);
+      ctx.live.tryAdd(bridge, ip);
+      return bridge.start();
+    }
     socket.send(encodeLiveEvent({ type: "Authenticate", result: { ok: false, error: reason } }));
     socket.close(1008, "refused");
-  };
-  return response;
+  });
 }
 
 /** Why the token's owner may not spectate, or null (spec: checked through the upstream and `monitors`). */
@@ -76,7 +76,7 @@ async function checkViewer(ctx: HttpContext, token: string): Promise<string | nu
 
 /** One viewer: a WebSocket bridged to a virtual game-monitor session. */
 class LiveBridge implements Closable {
-  readonly #socket: WebSocket;
+  readonly #socket: ServerSocket;
   readonly #ctx: HttpContext;
   readonly #token: string;
   readonly #ip: string;
@@ -86,15 +86,19 @@ class LiveBridge implements Closable {
   #closed = false;
   #finished: Promise<void> | null = null;
 
-  constructor(socket: WebSocket, token: string, ip: string, ctx: HttpContext) {
+  constructor(socket: ServerSocket, token: string, ip: string, ctx: HttpContext) {
     this.#socket = socket;
     this.#token = token;
     this.#ip = ip;
     this.#ctx = ctx;
-    socket.onopen = () => this.#enqueue(() => this.#start());
-    socket.onmessage = (e: MessageEvent) => this.#onMessage(e.data);
+    socket.onmessage = (e) => this.#onMessage(e.data);
     socket.onclose = () => void this.#finish();
     socket.onerror = () => void this.#finish();
+  }
+
+  /** Opens the virtual session (the socket is open). */
+  start(): void {
+    this.#enqueue(() => this.#start());
   }
 
   /** Ends the viewer (shutdown): closes the socket, leaves the room, closes the session. */
@@ -128,9 +132,8 @@ class LiveBridge implements Closable {
   }
 
   #onMessage(data: unknown): void {
-    if (!(data instanceof ArrayBuffer) || data.byteLength > MAX_COMMAND_BYTES) {
-      return this.#closeSocket(1003, "expected a binary WsCommand");
-    }
+    // Larger messages never get here (refused as they arrive); text ones are the wrong kind.
+    if (!(data instanceof ArrayBuffer)) return this.#closeSocket(1003, "expected a binary WsCommand");
     let command: WsCommand;
     try {
       command = decodeWsCommand(new Uint8Array(data));
