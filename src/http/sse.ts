@@ -54,6 +54,11 @@ export function defaultClientShare(limit: number): number {
   return Math.max(4, Math.floor(limit / 32));
 }
 
+/** True for 127.0.0.0/8 and ::1 (canonical forms, as client addresses reach the HTTP app). */
+function isLoopback(ip: string): boolean {
+  return ip === "::1" || ip.startsWith("127.");
+}
+
 /** Why a stream may not open: every slot is taken, or its client has its share. */
 export type StreamRefusal = "full" | "client-full";
 
@@ -61,6 +66,9 @@ export type StreamRefusal = "full" | "client-full";
  * Bounds and ends the open streams of one HTTP service: `limit` in all and
  * `perClient` per client address (IPv6: its /64, `addressGroup`), so one
  * client cannot take every slot and have everyone else refused (issue 14).
+ * Loopback clients have no share of their own: they are this host (a
+ * reverse proxy not using the trusted port, where every client looks like
+ * 127.0.0.1; the load generator), bounded by `limit` only.
  */
 export class StreamTracker {
   readonly limit: number;
@@ -82,6 +90,7 @@ export class StreamTracker {
   /** Why a stream of `ip` could not open now, or null when it could. */
   refusal(ip: string): StreamRefusal | null {
     if (this.#open.size >= this.limit) return "full";
+    if (isLoopback(ip)) return null;
     return (this.#byClient.get(addressGroup(ip)) ?? 0) >= this.perClient ? "client-full" : null;
   }
 

@@ -117,4 +117,6 @@ Deno.test("StreamTracker gives each client (an IPv6 /64) its share", () => {
   equal(tracker.tryAdd(s(), "2001:db8:0:1::3"), true);
   tracker.delete(first);
   equal(tracker.refusal("2001:db8::3"), null);
+  // This host (a reverse proxy on the plain port, where everyone is 127.0.0.1) is bounded by the total only.
+  for (let i = 0; i < 5; i++) equal(tracker.tryAdd(s(), "127.0.0.1"), true);
 });
