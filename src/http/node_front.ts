@@ -105,7 +105,16 @@ export function startFront(o: FrontOptions): Promise<Front> {
     if (!pending) return void answerRaw(socket, res).catch(() => socket.destroy());
     await res.body?.cancel();
     // `ws` checks the handshake (answering 400 itself) and then every frame header against the limit.
-    wsServer(pending.maxMessageBytes).handleUpgrade(incoming, socket, head, (ws) => pending.open(ws));
+    wsServer(pending.maxMessageBytes).handleUpgrade(incoming, socket, head, (ws) => {
+      // A refused frame (too large, malformed): `ws` sends its close frame and would go on reading (and discarding)
+      // until the peer answers or 30 s pass. Stop reading instead, and end the connection once the frame is out.
+      ws.once("error", () =>
+        setImmediate(() => {
+          socket.pause();
+          socket.end();
+        }));
+      pending.open(ws);
+    });
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
