@@ -94,8 +94,17 @@ export class StreamTracker {
     return (this.#byClient.get(addressGroup(ip)) ?? 0) >= this.perClient ? "client-full" : null;
   }
 
-  /** Registers a stream of client `ip`; false when the limit or the client's share is reached. */
-  tryAdd(stream: Closable, ip: string): boolean {
+  /**
+   * Registers a stream of client `ip`; false when the limit or the client's
+   * share is reached. Without `ip` only the total counts (callers with no
+   * client address, like the monitor proxy's viewers).
+   */
+  tryAdd(stream: Closable, ip?: string): boolean {
+    if (ip === undefined) {
+      if (this.#open.size >= this.limit) return false;
+      this.#open.set(stream, "");
+      return true;
+    }
     if (this.refusal(ip) !== null) return false;
     const key = addressGroup(ip);
     this.#open.set(stream, key);
@@ -108,6 +117,7 @@ export class StreamTracker {
     const key = this.#open.get(stream);
     if (key === undefined) return;
     this.#open.delete(stream);
+    if (key === "") return;
     const n = (this.#byClient.get(key) ?? 1) - 1;
     if (n > 0) this.#byClient.set(key, n);
     else this.#byClient.delete(key);

@@ -31,15 +31,21 @@ import { jsonError } from "./errors.ts";
 /** How often an open socket is pinged; one that has not answered the previous ping by then is dropped. */
 export const WS_PING_INTERVAL_MS = 30_000;
 
-/** What the stream classes use of a server-side WebSocket (the WHATWG subset, `ws` underneath). */
+/**
+ * What the stream classes use of a server-side WebSocket: the WHATWG subset,
+ * so that a browser-API `WebSocket` (the monitor proxy's) fits too. Binary
+ * messages arrive as `ArrayBuffer`, text ones as `string`; `open` fires
+ * once, asynchronously, as in a browser.
+ */
 export interface ServerSocket {
+  binaryType: BinaryType;
   readonly readyState: number;
   /** Bytes queued for sending. */
   readonly bufferedAmount: number;
-  /** A message: binary ones as `ArrayBuffer`, text ones as `string`. */
-  onmessage: ((event: { readonly data: ArrayBuffer | string }) => void) | null;
-  onclose: ((event: { readonly code: number; readonly reason: string }) => void) | null;
-  onerror: ((event: { readonly message: string }) => void) | null;
+  onopen: ((event: Event) => unknown) | null;
+  onmessage: ((event: MessageEvent) => unknown) | null;
+  onclose: ((event: CloseEvent) => unknown) | null;
+  onerror: ((event: Event) => unknown) | null;
   send(data: Uint8Array | string): void;
   close(code?: number, reason?: string): void;
 }
@@ -82,6 +88,9 @@ export class WsUpgrades {
 
 /** A `ws` socket seen through {@link ServerSocket}, with a keep-alive ping. */
 class WsSocket implements ServerSocket {
+  /** Always `arraybuffer` (the only kind the routes read). */
+  binaryType: BinaryType = "arraybuffer";
+  onopen: ServerSocket["onopen"] = null;
   onmessage: ServerSocket["onmessage"] = null;
   onclose: ServerSocket["onclose"] = null;
   onerror: ServerSocket["onerror"] = null;
@@ -96,16 +105,20 @@ class WsSocket implements ServerSocket {
     ws.binaryType = "arraybuffer";
     ws.on("message", (data: ArrayBuffer | Buffer, isBinary: boolean) => {
       const bytes = data instanceof ArrayBuffer ? data : new Uint8Array(data).slice().buffer;
-      this.onmessage?.({ data: isBinary ? bytes : Buffer.from(bytes).toString("utf8") });
+      this.onmessage?.(new MessageEvent("message", { data: isBinary ? bytes : Buffer.from(bytes).toString("utf8") }));
     });
     ws.on("pong", () => (this.#alive = true));
     // `ws` reports a refused frame (too large, malformed) as an error, then closes with its code.
-    ws.on("error", (error: Error) => this.onerror?.({ message: error.message }));
+    ws.on("error", () => this.onerror?.(new Event("error")));
     ws.on("close", (code: number, reason: Buffer) => {
       this.#clock.clearTimeout(this.#ping);
-      this.onclose?.({ code, reason: reason.toString("utf8") });
+      this.onclose?.(new CloseEvent("close", { code, reason: reason.toString("utf8") }));
     });
     this.#schedulePing();
+    // Open already; told asynchronously, like a browser WebSocket, once the route has set its handlers.
+    queueMicrotask(() => {
+      if (ws.readyState === ws.OPEN) this.onopen?.(new Event("open"));
+    });
   }
 
   get readyState(): number {
