@@ -14,12 +14,12 @@ import denoConfig from "../deno.json" with { type: "json" };
 import { appReadiness } from "./app_health.ts";
 import { machineAddresses, startupSummary } from "./app_summary.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
-import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
-import { loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
+import { ConsoleLogSink, type ConsoleRegistry, createRegistry, startConsole } from "./console/mod.ts";
+import { type Config, loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
 import { EventBus, logRoomEvents } from "./events/mod.ts";
 import { adminPasswordProblem, listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
-import { closeOps, createOps } from "./ops/mod.ts";
+import { closeOps, createOps, type ServerOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
@@ -62,6 +62,27 @@ export interface App {
   stop(): Promise<void>;
 }
 
+/** What a mode attaching its own parts to the server ({@link StartOptions.attach}) is given. */
+export interface AppParts {
+  readonly server: GameServer;
+  readonly ops: ServerOps;
+  readonly persistence: Persistence;
+  readonly logs: LogHub;
+  readonly config: Config;
+  readonly clock: Clock;
+  /** The console's command registry (what the terminal console runs). */
+  readonly registry: ConsoleRegistry;
+  /** Writes to the operator's console without going through the logs (history, log listeners). */
+  readonly consoleSink: ConsoleLogSink;
+}
+
+/** Parts a mode attached; closed with the front ends. */
+export interface AppAttachment {
+  /** Start-up summary lines about the mode's HTTP service, replacing the HTTP API's. */
+  readonly summary?: readonly string[];
+  close(): Promise<void>;
+}
+
 /** Options of {@link startApp}. */
 export interface StartOptions {
   clock?: Clock;
@@ -79,6 +100,15 @@ export interface StartOptions {
   adjust?: (loaded: LoadedConfig) => LoadedConfig;
   /** Where log lines go instead of stdout (tests that provoke errors on purpose check `logs.history()`). */
   logSink?: (line: string, record: LogRecord) => void;
+  /** Serve the HTTP API of document 1 on `http_port` (default true; legacy mode serves its own API there). */
+  http?: boolean;
+  /** Builds the console's command registry (default: every built-in command; legacy mode: the legacy console). */
+  registry?: (ops: ServerOps) => ConsoleRegistry;
+  /**
+   * Attaches a mode's own parts once the store is open and before the game
+   * port listens (legacy mode: Lua plugins, replays, its HTTP API).
+   */
+  attach?: (parts: AppParts) => Promise<AppAttachment>;
 }
 
 /** The playtime of the durable store, in the server's terms (seconds). */
@@ -215,13 +245,14 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     reportStore: persistence,
     signal: benchmarkStop.signal,
   });
-  const registry = createRegistry(ops);
+  const registry = (options.registry ?? createRegistry)(ops);
   // The in-game console (spec 3 §4.2) is a link of the command pipeline, attached from outside the core.
   server.commands.use(inGameConsole(registry));
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
   let accounts: { close(): Promise<void> } | null = null;
+  let attached: AppAttachment | null = null;
   const ready = (async () => {
     await persistence.open();
     await persistence.attachCore(server.core);
@@ -232,6 +263,9 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     }
     server.core.adminIds.onChange = (ids) => persistence.setSetting("admin_game_ids", ids);
     await restoreRooms(server, persistence, config.persistent_rooms_required, log);
+    if (options.attach) {
+      attached = await options.attach({ server, ops, persistence, logs, config, clock, registry, consoleSink: sink });
+    }
     const addr = server.listen();
     log.info("game server listening", {
       address: addr.hostname,
@@ -240,7 +274,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       config: loaded.file ?? "(defaults)",
       store: persistence.status().backend ?? "none",
     });
-    const listen = listenOptionsOf(config);
+    const listen = (options.http ?? true) ? listenOptionsOf(config) : null;
     const health = appReadiness({
       shuttingDown: () => server.core.shuttingDown,
       persistence: () => persistence.status(),
@@ -281,6 +315,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         dataDir: resolve(config.data_dir),
         configFile: loaded.file,
         addresses: machineAddresses(),
+        ...(attached?.summary ? { httpLines: attached.summary } : {}),
       })
     ) log.info(line);
     if ((options.console ?? true) && config.cli_enabled) {
@@ -307,7 +342,10 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       // Before anything closes: the benchmark's cleanup needs the server, its report the journal.
       benchmarkStop.abort();
       await step("benchmark", benchmarks.idle());
-      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close()]));
+      await step(
+        "front ends",
+        Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close(), attached?.close()]),
+      );
       // The game server may use what is left but a reserve, so that the
       // store's final flush still fits in the budget.
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);
