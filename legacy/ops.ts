@@ -165,6 +165,21 @@ function legacyOps(ctx: LegacyContext) {
       },
     }),
     serverOp({
+      name: "legacy.ban",
+      summary: "ban a user id; disconnect: false leaves an online user connected until they log in again",
+      permission: "admin",
+      mutates: true,
+      params: { user_id: p.userId(), reason: p.reason(), disconnect: z.boolean().default(true) },
+      run: (a, call) => {
+        if (a.disconnect) return callNow(ctx.ops, call, "player.ban", { user_id: a.user_id, reason: a.reason });
+        const before = luaUserById(core, a.user_id);
+        core.bans.banUser({ user_id: a.user_id, reason: a.reason ?? "", banned_at: ctx.clock.now() });
+        core.authCache.forgetUser(a.user_id);
+        ctx.moderation.emit({ kind: "ban", user: before, reason: a.reason || DEFAULT_BAN_REASON, duration: 0 });
+        return { user_id: a.user_id, reason: a.reason ?? "", disconnected: false };
+      },
+    }),
+    serverOp({
       name: "legacy.room_ban",
       summary: "ban a user id from a room id (kept when the room does not exist yet) or lift the ban",
       permission: "room.manage",

@@ -74,6 +74,8 @@ export interface AppParts {
   readonly registry: ConsoleRegistry;
   /** Writes to the operator's console without going through the logs (history, log listeners). */
   readonly consoleSink: ConsoleLogSink;
+  /** Whether the interactive console runs on this terminal. */
+  readonly consoleShown: boolean;
 }
 
 /** Parts a mode attached; closed with the front ends. */
@@ -264,7 +266,18 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     server.core.adminIds.onChange = (ids) => persistence.setSetting("admin_game_ids", ids);
     await restoreRooms(server, persistence, config.persistent_rooms_required, log);
     if (options.attach) {
-      attached = await options.attach({ server, ops, persistence, logs, config, clock, registry, consoleSink: sink });
+      const consoleShown = (options.console ?? true) && config.cli_enabled;
+      attached = await options.attach({
+        server,
+        ops,
+        persistence,
+        logs,
+        config,
+        clock,
+        registry,
+        consoleSink: sink,
+        consoleShown,
+      });
     }
     const addr = server.listen();
     log.info("game server listening", {

@@ -30,7 +30,7 @@ import { luaUser } from "../views.ts";
 import { hookCommand } from "./commands.ts";
 import { discoverPlugins, type FoundProblem, loadOrder, type PluginRoot } from "./discover.ts";
 import type { HostEnv } from "./host/env.ts";
-import { type HookName, LuaPlugin, type RouteResult } from "./plugin.ts";
+import { type HookName, LuaPlugin, type RouteRequest, type RouteResult } from "./plugin.ts";
 import type { CallLimits, CallOutcome } from "./runtime.ts";
 import { pushString } from "./fengari.ts";
 import { pushValue } from "./values.ts";
@@ -58,6 +58,8 @@ export interface PluginHostOptions {
   readonly limits: CallLimits;
   /** Overruns within an hour that quarantine a plugin. */
   readonly maxOverruns: number;
+  /** The admin API's check, for `phira.is_admin(request)` (refuses everything when absent). */
+  readonly admin?: HostEnv["admin"];
 }
 
 /** A plugin as operators see it (`plugin.list`, `plugin.info`, `/admin/plugins`). */
@@ -230,11 +232,7 @@ export class LuaPluginHost {
   }
 
   /** Answers a plugin route. */
-  route(
-    pluginId: string,
-    key: string,
-    request: { method: string; path: string; query: string; body: string; contentType: string },
-  ): CallOutcome<RouteResult> {
+  route(pluginId: string, key: string, request: RouteRequest): CallOutcome<RouteResult> {
     const plugin = this.#find(pluginId);
     if (!plugin?.running) return { ok: false, kind: "error", message: `plugin ${pluginId} is not enabled` };
     const outcome = plugin.callRoute(key, request);
@@ -319,6 +317,8 @@ export class LuaPluginHost {
         },
       },
       reloadSoon: () => void queueMicrotask(() => void this.reload()),
+      admin: this.#o.admin ?? (() => ({ ok: false, status: 403, error: "admin-disabled" })),
+      enabledPlugins: () => this.#plugins.filter((p) => p.running).length,
     };
   }
 

@@ -39,6 +39,19 @@ export const HOOKS = [
 /** A hook name. */
 export type HookName = (typeof HOOKS)[number];
 
+/** A request to a plugin route. */
+export interface RouteRequest {
+  readonly method: string;
+  readonly path: string;
+  /** The query string without `?` (what the original handed over). */
+  readonly query: string;
+  readonly body: string;
+  readonly contentType: string;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ip: string;
+}
+
 /** What a plugin route answered. */
 export interface RouteResult {
   readonly body: string;
@@ -161,10 +174,7 @@ export class LuaPlugin {
   }
 
   /** Calls the handler of a route this plugin registered. */
-  callRoute(
-    key: string,
-    request: { method: string; path: string; query: string; body: string; contentType: string },
-  ): CallOutcome<RouteResult> {
+  callRoute(key: string, request: RouteRequest): CallOutcome<RouteResult> {
     const rt = this.#runtime;
     if (!rt) return { ok: false, kind: "error", message: "the plugin is not running" };
     return rt.call(

@@ -37,6 +37,17 @@ export interface HostEnv {
   readonly routes: RouteRegistrar;
   /** Reloads every plugin once the current call has returned. */
   reloadSoon(): void;
+  /** Checks an admin request the way the admin API does (token, temporary token of the address, lockouts). */
+  admin(ip: string, sources: AdminSources): { ok: true } | { ok: false; status: number; error: string };
+  /** Enabled plugins now. */
+  enabledPlugins(): number;
+}
+
+/** Where a plugin route's request may carry the admin token. */
+export interface AdminSources {
+  readonly header: (name: string) => string | undefined | null;
+  readonly query: (name: string) => string | undefined | null;
+  readonly body: unknown;
 }
 
 /** A failure a host function reports as a Lua error. */

@@ -1,7 +1,8 @@
 /**
  * The host table of a plugin's state: the 48 functions of the original
  * `phira` table (peers note §2.3) and the extras (`json_encode`,
- * `json_decode`, `get_connected_user_ids`, `log_warn`), each wrapped so that
+ * `json_decode`, `get_connected_user_ids`, `log_warn`, and those of
+ * `extras.ts`), each wrapped so that
  * a failure becomes a Lua error naming it. The same table is the global
  * `phira` (what existing plugins use) and `game` (spec 3 §4.8).
  *
@@ -10,6 +11,7 @@
 
 import { lua, luaBytes, type LuaFunction, type LuaState } from "../fengari.ts";
 import { contestFunctions } from "./contest.ts";
+import { extraFunctions } from "./extras.ts";
 import { type HostEnv, hostFn } from "./env.ts";
 import { ipFunctions } from "./ip.ts";
 import { messageFunctions } from "./messages.ts";
@@ -78,6 +80,7 @@ export function hostFunctions(env: HostEnv): Record<string, LuaFunction> {
     ...serverFunctions(env),
     ...ipFunctions(env),
     ...contestFunctions(env),
+    ...extraFunctions(env),
   };
 }
 
