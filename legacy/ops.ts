@@ -18,7 +18,7 @@
 
 import { z } from "zod";
 import { canonicalIp } from "../src/net/mod.ts";
-import { type Operation, OpsError, type OpsServices, p, serverOp } from "../src/ops/mod.ts";
+import { type Operation, OpsError, type OpsServices, p, type ServerOp, serverOp } from "../src/ops/mod.ts";
 import type { LegacyContext } from "./context.ts";
 import { callNow } from "./ops_call.ts";
 import { contestOps } from "./ops_contest.ts";
@@ -79,7 +79,7 @@ function switchOp(name: string, summary: string, get: () => boolean, set: (on: b
   });
 }
 
-function legacyOps(ctx: LegacyContext) {
+function legacyOps(ctx: LegacyContext): ServerOp[] {
   const core = ctx.core;
   const ip = () =>
     p.text(64).transform((v, c) => {

@@ -21,7 +21,7 @@
  */
 
 import { z } from "zod";
-import { OpsError, p, serverOp } from "../src/ops/mod.ts";
+import { OpsError, p, type ServerOp, serverOp } from "../src/ops/mod.ts";
 import { joinRoom } from "../src/room/mod.ts";
 import type { LegacyContext } from "./context.ts";
 import { callNow } from "./ops_call.ts";
@@ -32,7 +32,7 @@ export const ORGANISER_ID = -2_000_000_001;
 export const ORGANISER_NAME = "Contest organiser";
 
 /** Contest operations. */
-export function contestOps(ctx: LegacyContext) {
+export function contestOps(ctx: LegacyContext): ServerOp[] {
   const core = ctx.core;
   const room = (id: string) =>
     core.rooms.get(id) ?? (() => {
