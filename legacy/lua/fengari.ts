@@ -57,6 +57,7 @@ export interface LuaApi {
   lua_createtable(L: LuaState, narr: number, nrec: number): void;
   lua_getfield(L: LuaState, idx: number, k: Uint8Array): number;
   lua_getglobal(L: LuaState, name: Uint8Array): number;
+  lua_getmetatable(L: LuaState, idx: number): boolean;
   lua_gettable(L: LuaState, idx: number): number;
   lua_error(L: LuaState): number;
   lua_gettop(L: LuaState): number;

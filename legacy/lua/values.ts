@@ -5,7 +5,8 @@
  *
  * Lua tables become arrays when their keys are exactly 1..n (n > 0), else
  * objects (number keys written as strings; other key types skipped); an
- * empty table is an empty object. Depth and size are bounded, and a table
+ * empty table is an empty object unless it carries the array mark
+ * (`phira.array(t)`; lists from the host carry it). Depth and size are bounded, and a table
  * that contains itself is an error, so a plugin cannot make the host loop.
  *
  * @module
@@ -23,6 +24,34 @@ export const MAX_ENTRIES = 100_000;
 
 const I32_MAX = 2147483647;
 const I32_MIN = -2147483648;
+
+const ARRAY_MARK = new TextEncoder().encode("__jsontype");
+const ARRAY_META = new TextEncoder().encode("chorus.array");
+
+/**
+ * Marks the table on top of the stack as an array, so that it converts to
+ * `[]` when empty (`phira.array(t)`; arrays from the host carry the mark).
+ */
+export function markArray(L: LuaState): void {
+  if (lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, ARRAY_META) !== lua.LUA_TTABLE) {
+    lua.lua_pop(L, 1);
+    lua.lua_createtable(L, 0, 1);
+    pushString(L, "array");
+    lua.lua_setfield(L, -2, ARRAY_MARK);
+    lua.lua_pushvalue(L, -1);
+    lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, ARRAY_META);
+  }
+  lua.lua_setmetatable(L, -2);
+}
+
+/** True when the table at `idx` carries the array mark. */
+function isMarkedArray(L: LuaState, idx: number): boolean {
+  if (!lua.lua_getmetatable(L, idx)) return false;
+  lua.lua_getfield(L, -1, ARRAY_MARK);
+  const marked = lua.lua_type(L, -1) === lua.LUA_TSTRING;
+  lua.lua_pop(L, 2);
+  return marked;
+}
 
 /** A value that cannot be converted. */
 export class LuaValueError extends Error {
@@ -57,6 +86,7 @@ export function pushValue(L: LuaState, value: unknown, depth = 0): void {
       pushValue(L, value[i], depth + 1);
       lua.lua_rawseti(L, -2, i + 1);
     }
+    markArray(L);
     return;
   }
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
@@ -117,6 +147,7 @@ function read(L: LuaState, idx: number, depth: number, seen: Set<unknown>): LuaD
     keys.forEach((k, i) => (out[(k as number) - 1] = values[i]!));
     return out;
   }
+  if (n === 0 && isMarkedArray(L, idx)) return [];
   const out: Record<string, LuaData> = {};
   keys.forEach((k, i) => (out[String(k)] = values[i]!));
   return out;

@@ -9,7 +9,7 @@
 
 import { adminDataNow, adminDataPath, applyBans, parseBanFile } from "../../admin_data.ts";
 import { lua, luaBytes, type LuaFunction, pushString } from "../fengari.ts";
-import { pushValue, readValue } from "../values.ts";
+import { markArray, pushValue, readValue } from "../values.ts";
 import { argStr, callOp, type HostEnv, HostError, pushFailure } from "./env.ts";
 
 /** Registry table holding a plugin's route handlers by `METHOD path`. */
@@ -88,6 +88,12 @@ export function serverFunctions(env: HostEnv): Record<string, LuaFunction> {
       const report = applyBans(env.ctx, "admin_data.json", content);
       env.log("info", "admin_data.json loaded", { users: report.users, room_bans: report.roomBans });
       lua.lua_pushboolean(L, true);
+      return 1;
+    },
+    array: (L) => {
+      if (lua.lua_type(L, 1) !== lua.LUA_TTABLE) lua.lua_createtable(L, 0, 0);
+      else lua.lua_pushvalue(L, 1);
+      markArray(L);
       return 1;
     },
     json_encode: (L) => {
