@@ -24,7 +24,7 @@ import { LuaPluginHost } from "./lua/host.ts";
 import { installPluginOps } from "./lua/ops.ts";
 import { registerLegacyOps } from "./ops.ts";
 import { ReplayRecorder } from "./recorder.ts";
-import type { SettingsStore } from "./state/settings.ts";
+import { MemorySettings, type SettingsStore } from "./state/settings.ts";
 import { startWatchers } from "./watchers.ts";
 
 /** The folder of the built-in plugins. */
@@ -62,14 +62,19 @@ export interface LegacyOptions {
   readonly listen?: boolean;
 }
 
+/** What legacy mode uses of the started server (`AppParts`; tests give these without a durable store). */
+export type LegacyParts =
+  & Pick<AppParts, "ops" | "logs" | "config" | "clock" | "registry" | "consoleSink" | "consoleShown">
+  & { readonly persistence?: AppParts["persistence"] };
+
 /** Attaches legacy mode to a started server. */
-export async function attachLegacy(parts: AppParts, options: LegacyOptions = {}): Promise<LegacyMode> {
+export async function attachLegacy(parts: LegacyParts, options: LegacyOptions = {}): Promise<LegacyMode> {
   const { config, ops, persistence } = parts;
   const log = parts.logs.logger({ component: "legacy" });
-  const settings: SettingsStore = options.settings ?? {
-    get: (key) => persistence.getSetting(key),
-    set: (key, value) => persistence.setSetting(key, value),
-  };
+  const settings: SettingsStore = options.settings ??
+    (persistence
+      ? { get: (key) => persistence.getSetting(key), set: (key, value) => persistence.setSetting(key, value) }
+      : new MemorySettings());
   const ctx = createLegacyContext({
     ops,
     config,

@@ -13,7 +13,15 @@ import type { StartOptions } from "../src/app.ts";
 import { attachLegacy } from "./app.ts";
 import { createLegacyRegistry } from "./console_registry.ts";
 
-export { attachLegacy, BANNER, BUILTIN_PLUGINS_DIR, type LegacyMode, type LegacyOptions } from "./app.ts";
+export {
+  attachLegacy,
+  BANNER,
+  BUILTIN_PLUGINS_DIR,
+  type LegacyMode,
+  type LegacyOptions,
+  type LegacyParts,
+} from "./app.ts";
+export { MemorySettings, type SettingsStore } from "./state/settings.ts";
 export { createLegacyRegistry, LegacyRegistry } from "./console_registry.ts";
 
 /** `http_port` of legacy mode when no source sets it (spec 3 §2.3). */
