@@ -51,7 +51,10 @@ Deno.test("an original-style Lua plugin runs unchanged: routes from start-up, ho
     ok(refused, "the refused chat must fail");
     match(refused, /该操作被服务器插件拒绝/);
     await alice.chat("hello");
-    const created = await alice.leaveRoom().then(() => alice.createRoom("forbidden")).then(() => null, (e: Error) => e.message);
+    const created = await alice.leaveRoom().then(() => alice.createRoom("forbidden")).then(
+      () => null,
+      (e: Error) => e.message,
+    );
     match(created ?? "", /This action was refused by a server plugin/);
     equal(t.h.server.core.rooms.has("forbidden"), false);
   } finally {

@@ -11,7 +11,13 @@ import { join } from "node:path";
 import { type Config, defaultConfig } from "../../src/config/mod.ts";
 import { ConsoleLogSink } from "../../src/console/mod.ts";
 import { createOps, type ServerOps } from "../../src/ops/mod.ts";
-import { attachLegacy, BUILTIN_PLUGINS_DIR, createLegacyRegistry, type LegacyMode, MemorySettings } from "../../legacy/mod.ts";
+import {
+  attachLegacy,
+  BUILTIN_PLUGINS_DIR,
+  createLegacyRegistry,
+  type LegacyMode,
+  MemorySettings,
+} from "../../legacy/mod.ts";
 import type { LegacyRegistry } from "../../legacy/console_registry.ts";
 import { type Harness, type HarnessOptions, settle, startHarness } from "./harness.ts";
 
@@ -66,6 +72,8 @@ export async function startLegacy(o: LegacyHarnessOptions = {}): Promise<LegacyH
     ...base,
     data_dir: join(dir, "data"),
     http_port: 0,
+    monitors: [9, 10],
+    welcome: { enabled: false, show_time: false, messages: {} },
     ...o.config,
     legacy: { ...base.legacy, replay_download_bytes_per_sec: 0, ...o.config?.legacy },
   };
