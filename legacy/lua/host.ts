@@ -122,7 +122,11 @@ export class LuaPluginHost {
       if (refused.has(plugin.id)) continue;
       if (!plugin.found.manifest.enabled) this.#set(plugin, "disabled", "disabled in plugin.json");
       else if (disabled.has(plugin.id)) this.#set(plugin, "disabled", "disabled by an operator");
-      else await this.#start(plugin);
+      else {
+        const off = plugin.found.manifest.dependencies.filter((d) => byId.get(d)?.state !== "enabled");
+        if (off.length) this.#fail(plugin, `dependency ${off.map((d) => `"${d}"`).join(", ")} is not enabled`);
+        else await this.#start(plugin);
+      }
     }
     this.#refreshVeto();
     const enabled = this.#plugins.filter((p) => p.state === "enabled").length;
