@@ -12,7 +12,7 @@ function runtime(options: { moduleDir?: string | null; instructions?: number; me
   });
   const run = (code: string) =>
     rt.call(
-      (L) => {
+      () => {
         rt.compile(code, "test.lua");
         return 0;
       },
