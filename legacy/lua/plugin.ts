@@ -183,10 +183,21 @@ export class LuaPlugin {
         if (lua.lua_type(L, -1) !== lua.LUA_TTABLE) throw new Error(`no handler for ${key}`);
         lua.lua_getfield(L, -1, luaBytes(key));
         lua.lua_remove(L, -2);
+        // The original's five arguments, then (new) the request as a table: parsed query, headers, address.
         for (const v of [request.method, request.path, request.query, request.body, request.contentType]) {
           pushValue(L, v);
         }
-        return 5;
+        pushValue(L, {
+          method: request.method,
+          path: request.path,
+          query: Object.fromEntries(new URLSearchParams(request.query)),
+          query_string: request.query,
+          body: request.body,
+          content_type: request.contentType,
+          headers: request.headers,
+          ip: request.ip,
+        });
+        return 6;
       },
       3,
       (L) => routeResult(L),
