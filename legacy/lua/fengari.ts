@@ -153,9 +153,21 @@ export function jsText(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
+/**
+ * Encoded short strings (table keys, hook and type names): encoded once,
+ * pushed many times. A bounded memo of a pure function, holding no server
+ * state; `lua_pushlstring` copies the bytes, so Lua never shares an array.
+ */
+const keyCache = new Map<string, Uint8Array>();
+const KEY_CACHE_LIMIT = 1024;
+
 /** Pushes a JavaScript string. */
 export function pushString(L: LuaState, text: string): void {
-  const bytes = encoder.encode(text);
+  let bytes = text.length <= 32 ? keyCache.get(text) : undefined;
+  if (!bytes) {
+    bytes = encoder.encode(text);
+    if (text.length <= 32 && keyCache.size < KEY_CACHE_LIMIT) keyCache.set(text, bytes);
+  }
   lua.lua_pushlstring(L, bytes, bytes.length);
 }
 

@@ -423,12 +423,17 @@ export class LuaPluginHost {
     const command = hookCommand(view.cmd);
     if (!user || !command) return null;
     let userTable: ReturnType<typeof luaUser> | null = null;
+    let fingerprint = "";
     for (const plugin of this.#plugins) {
-      if (!plugin.running || !plugin.has("on_before_command")) continue;
-      userTable ??= luaUser(core, user);
+      const rt = plugin.runtime;
+      if (!rt) continue;
+      if (!userTable) {
+        userTable = luaUser(core, user);
+        fingerprint = Object.values(userTable).join("\u0000");
+      }
       const u = userTable;
       const outcome = plugin.callHook("on_before_command", (L) => {
-        pushValue(L, u);
+        rt.pushCached(`user:${u.id}`, fingerprint, u);
         pushString(L, command.type);
         pushValue(L, command.data);
         return 3;

@@ -146,6 +146,11 @@ export class LuaPlugin {
     return result;
   }
 
+  /** The running state (for cached pushes), or null. */
+  get runtime(): LuaRuntime | null {
+    return this.#runtime;
+  }
+
   /** Calls a hook with arguments pushed by `push`; a hook the script does not define succeeds with undefined. */
   callHook(hook: HookName, push: (L: LuaState) => number, results = 0): CallOutcome<unknown[] | undefined> {
     const rt = this.#runtime;

@@ -11,8 +11,9 @@
  *   stays usable and keeps its globals for the next call.
  * - **memory**: every {@link MEMORY_EVERY} hook ticks the heap (V8's used
  *   heap plus external memory, where string bytes live) is compared with the
- *   figure at the start of the call; growth beyond the limit stops the call
- *   the same way. Strings are capped at creation (`fengari.ts`).
+ *   figure at the call's first tick; growth beyond the limit stops the call
+ *   the same way. Strings are capped at creation (`fengari.ts`), so what a
+ *   call allocates before its first tick is bounded too.
  * - **errors**: raised with a traceback, turned into a result (never thrown
  *   at the caller); a JavaScript exception inside the VM becomes a Lua error
  *   (`lua_atnativeerror`), and re-entering a state that is running is refused.
@@ -34,6 +35,7 @@ import {
   stringCapRefusals,
 } from "./fengari.ts";
 import { openSandbox, type SandboxOptions } from "./sandbox.ts";
+import { pushValue } from "./values.ts";
 
 /** Instructions between two checks of the hook. */
 export const HOOK_STEP = 1000;
@@ -86,6 +88,9 @@ export class LuaRuntime {
   /** Threads whose hook fires on every instruction (after an abort); restored when the call ends. */
   readonly #tight = new Set<LuaState>();
   #closed = false;
+  readonly #names = new Map<string, Uint8Array>();
+  /** Fingerprints of the tables cached by {@link pushCached}. */
+  readonly #cached = new Map<string, string>();
 
   constructor(options: RuntimeOptions) {
     this.#limits = options.limits;
@@ -115,9 +120,51 @@ export class LuaRuntime {
 
   /** True when global `name` is a function. */
   hasFunction(name: string): boolean {
-    const t = lua.lua_getglobal(this.L, luaBytes(name));
+    const t = lua.lua_getglobal(this.L, this.#name(name));
     lua.lua_pop(this.L, 1);
     return t === lua.LUA_TFUNCTION;
+  }
+
+  /** `name` as Lua bytes, encoded once per state (hook names are looked up on every command). */
+  #name(name: string): Uint8Array {
+    let bytes = this.#names.get(name);
+    if (!bytes) {
+      bytes = luaBytes(name);
+      if (this.#names.size < 256) this.#names.set(name, bytes);
+    }
+    return bytes;
+  }
+
+  /**
+   * Pushes a table for `value`, reusing the one pushed last time under `key`
+   * when `fingerprint` is the same (the user table `on_before_command` gets
+   * with every command: building it is most of a hook call's cost).
+   */
+  pushCached(key: string, fingerprint: string, value: unknown): void {
+    const L = this.L;
+    const cacheKey = this.#name("chorus.cache");
+    const full = this.#cached.size >= 1024 && !this.#cached.has(key);
+    if (full || lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, cacheKey) !== lua.LUA_TTABLE) {
+      // A fresh cache (the first use, or bounded: start over; the cache only saves work).
+      if (!full) lua.lua_pop(L, 1);
+      lua.lua_createtable(L, 0, 16);
+      lua.lua_pushvalue(L, -1);
+      lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, cacheKey);
+      this.#cached.clear();
+    }
+    const field = this.#name(key);
+    if (this.#cached.get(key) === fingerprint) {
+      if (lua.lua_getfield(L, -1, field) === lua.LUA_TTABLE) {
+        lua.lua_remove(L, -2);
+        return;
+      }
+      lua.lua_pop(L, 1);
+    }
+    pushValue(L, value);
+    lua.lua_pushvalue(L, -1);
+    lua.lua_setfield(L, -3, field);
+    lua.lua_remove(L, -2);
+    this.#cached.set(key, fingerprint);
   }
 
   /**
@@ -133,7 +180,8 @@ export class LuaRuntime {
     this.#running = true;
     this.#ticks = 0;
     this.#abort = null;
-    this.#heapAtStart = this.#heapBytes();
+    // Measured at the first memory check, not here: a short call (most hooks) never pays for a measurement.
+    this.#heapAtStart = -1;
     const refusedBefore = stringCapRefusals();
     try {
       lua.lua_pushjsfunction(L, traceback);
@@ -173,15 +221,26 @@ export class LuaRuntime {
     results: number,
     read: (L: LuaState) => T,
   ): CallOutcome<T | undefined> {
-    if (!this.hasFunction(name)) return { ok: true, value: undefined };
-    return this.call(
-      (L) => {
-        lua.lua_getglobal(L, luaBytes(name));
-        return pushArgs(L);
-      },
-      results,
-      read,
-    );
+    if (this.#closed) return { ok: false, kind: "error", message: "the plugin is closed" };
+    const L = this.L;
+    // One lookup: the function stays below the call's frame and is pushed again as the callee.
+    if (lua.lua_getglobal(L, this.#name(name)) !== lua.LUA_TFUNCTION) {
+      lua.lua_pop(L, 1);
+      return { ok: true, value: undefined };
+    }
+    const fn = lua.lua_gettop(L);
+    try {
+      return this.call(
+        (L) => {
+          lua.lua_pushvalue(L, fn);
+          return pushArgs(L);
+        },
+        results,
+        read,
+      );
+    } finally {
+      lua.lua_settop(L, fn - 1);
+    }
   }
 
   /** Drops the state. */
@@ -200,6 +259,8 @@ export class LuaRuntime {
     this.#ticks++;
     if (this.#ticks * HOOK_STEP > this.#limits.instructions) {
       this.#abort = { kind: "budget", message: `instruction budget exceeded (${this.#limits.instructions})` };
+    } else if (this.#ticks === 1) {
+      this.#heapAtStart = this.#heapBytes();
     } else if (this.#ticks % MEMORY_EVERY === 0) {
       const grown = this.#heapBytes() - this.#heapAtStart;
       if (grown > this.#limits.memoryBytes) {
