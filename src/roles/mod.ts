@@ -16,6 +16,7 @@ import { companionsRole } from "./companions.ts";
 import { dev } from "./dev.ts";
 import { legacyRole } from "./legacy.ts";
 import { loadRole } from "./load.ts";
+import { proxyRole } from "./proxy.ts";
 import { dropTaskSeparator } from "../config/flags.ts";
 import { EXIT, isHelp, print, type Role } from "./role.ts";
 import { asRole, runServerRole, type ServerRole } from "./server_role.ts";
@@ -33,6 +34,7 @@ export const ROLES: readonly Role[] = [
   loadRole,
   companionsRole,
   accountsRole,
+  proxyRole,
 ];
 
 /** `chorus help`. */
