@@ -14,7 +14,13 @@ Deno.test("legacy config: defaults without a file, 61234 unless set, legacy keys
   const none = withLegacyDefaults(loadConfig({ args: ["legacy"], env: {}, cwd: "/x", readTextFile: files(null) }));
   equal(none.file, null);
   deepEqual(
-    [none.config.port, none.config.http_port, none.config.admin_token, none.config.replay_enabled, none.config.monitors],
+    [
+      none.config.port,
+      none.config.http_port,
+      none.config.admin_token,
+      none.config.replay_enabled,
+      none.config.monitors,
+    ],
     [12346, LEGACY_HTTP_PORT, null, false, [2]],
   );
   equal(none.config.room_creation_enabled, true);
@@ -28,10 +34,22 @@ Deno.test("legacy config: defaults without a file, 61234 unless set, legacy keys
   ].join("\n");
   const file = withLegacyDefaults(loadConfig({ args: [], env: {}, cwd: "/x", readTextFile: files(yml) }));
   deepEqual(
-    [file.config.port, file.config.http_port, file.config.admin_token, file.config.replay_enabled, file.config.room_creation_enabled, file.config.monitors],
+    [
+      file.config.port,
+      file.config.http_port,
+      file.config.admin_token,
+      file.config.replay_enabled,
+      file.config.room_creation_enabled,
+      file.config.monitors,
+    ],
     [23000, 23001, "from-the-file-token", true, false, [2, 5]],
   );
-  const env = loadConfig({ args: [], env: { PM_ADMIN_TOKEN: "from-the-environment" }, cwd: "/x", readTextFile: files(yml) });
+  const env = loadConfig({
+    args: [],
+    env: { PM_ADMIN_TOKEN: "from-the-environment" },
+    cwd: "/x",
+    readTextFile: files(yml),
+  });
   equal(env.config.admin_token, "from-the-environment");
   const flag = loadConfig({
     args: ["--admin-token", "from-the-command-line", "--replay-enabled=false", "--legacy.lua-memory-mb", "32"],
@@ -46,13 +64,20 @@ Deno.test("legacy config: defaults without a file, 61234 unless set, legacy keys
   ]);
   ok(flag.warnings.some((w) => /Secret admin_token given on the command line \(--admin-token\)/.test(w)));
   equal(flag.sources.get("admin_token")?.kind, "flag");
-  equal(withLegacyDefaults(loadConfig({ args: ["--http-port", "0"], env: {}, cwd: "/x", readTextFile: files(null) })).config.http_port, 0);
+  equal(
+    withLegacyDefaults(loadConfig({ args: ["--http-port", "0"], env: {}, cwd: "/x", readTextFile: files(null) })).config
+      .http_port,
+    0,
+  );
 });
 
 Deno.test("legacy config: bad values are refused with the main configuration's messages, secrets masked", () => {
   throws(
     () => loadConfig({ args: [], env: { PM_LEGACY__LUA_MEMORY_MB: "0" }, cwd: "/x", readTextFile: files(null) }),
-    (e: Error) => e instanceof ConfigError && /legacy\.lua_memory_mb = 0 \(from environment PM_LEGACY__LUA_MEMORY_MB\): expected an integer between 1 and 4096/.test(e.message),
+    (e: Error) =>
+      e instanceof ConfigError &&
+      /legacy\.lua_memory_mb = 0 \(from environment PM_LEGACY__LUA_MEMORY_MB\): expected an integer between 1 and 4096/
+        .test(e.message),
   );
   throws(
     () => loadConfig({ args: [], env: {}, cwd: "/x", readTextFile: files("replay_enabled: maybe") }),
@@ -61,7 +86,16 @@ Deno.test("legacy config: bad values are refused with the main configuration's m
   throws(
     () =>
       loadConfig({
-        args: ["--profile", "Production", "--admin-password", "a-strong-password-1", "--service-secret-key", "0123456789abcdef01", "--admin-token", "short"],
+        args: [
+          "--profile",
+          "Production",
+          "--admin-password",
+          "a-strong-password-1",
+          "--service-secret-key",
+          "0123456789abcdef01",
+          "--admin-token",
+          "short",
+        ],
         env: {},
         cwd: "/x",
         readTextFile: files(null),

@@ -30,7 +30,15 @@ Deno.test("deno task legacy: HTTP API with PM_ADMIN_TOKEN, built-in and operator
     dataDir: join(dir, "data"),
     upstream: upstream.url,
     env: { PM_ADMIN_TOKEN: TOKEN },
-    flags: ["--no-cli", "--http-port", String(httpPort), "--http-bind-address", "127.0.0.1", "--plugins-dir", join(dir, "plugins")],
+    flags: [
+      "--no-cli",
+      "--http-port",
+      String(httpPort),
+      "--http-bind-address",
+      "127.0.0.1",
+      "--plugins-dir",
+      join(dir, "plugins"),
+    ],
   });
   const base = `http://127.0.0.1:${httpPort}`;
   try {

@@ -152,10 +152,15 @@ Deno.test("lua cached tables: the same table while the fingerprint holds, a new 
   const { rt, run } = runtime();
   run("function keep(t) kept = kept or t return kept == t, t.room end");
   const call = (fingerprint: string, room: string) =>
-    rt.callGlobal("keep", () => {
-      rt.pushCached("user:1", fingerprint, { id: 1, room });
-      return 1;
-    }, 2, (L) => [readValue(L, -2), readValue(L, -1)]);
+    rt.callGlobal(
+      "keep",
+      () => {
+        rt.pushCached("user:1", fingerprint, { id: 1, room });
+        return 1;
+      },
+      2,
+      (L) => [readValue(L, -2), readValue(L, -1)],
+    );
   deepEqual(call("a", "x"), { ok: true, value: [true, "x"] });
   deepEqual(call("a", "ignored: same fingerprint"), { ok: true, value: [true, "x"] });
   deepEqual(call("b", "y"), { ok: true, value: [false, "y"] });

@@ -9,7 +9,7 @@
  */
 
 import type { Role } from "./role.ts";
-import { runServerRole, serverRoleUsage, type ServerRole } from "./server_role.ts";
+import { runServerRole, type ServerRole, serverRoleUsage } from "./server_role.ts";
 import { serve } from "./start.ts";
 
 const legacy: ServerRole = {
