@@ -29,7 +29,8 @@ import { attachLegacy } from "../app.ts";
 import { createLegacyRegistry } from "../console_registry.ts";
 import { MemorySettings } from "../state/settings.ts";
 
-const HOOKS: Record<string, string | null> = {
+/** The hook variants measured. */
+export const HOOKS: Record<string, string | null> = {
   "no Lua hook": null,
   "hook returning at once for telemetry": `
 function on_before_command(user, kind, data)
@@ -47,7 +48,8 @@ end`,
 
 const idle: Transport = { read: () => new Promise(() => {}), write: (p) => Promise.resolve(p.length), close: () => {} };
 
-async function setup(lua: string | null) {
+/** A server with 8 players in one room and legacy mode with `lua` as the plugin; returns one dispatch of a Touches. */
+export async function setup(lua: string | null): Promise<() => void | Promise<void>> {
   const dir = await Deno.makeTempDir({ prefix: "lua_bench_" });
   if (lua) {
     await Deno.mkdir(join(dir, "bench"));
