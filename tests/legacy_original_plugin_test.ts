@@ -57,6 +57,14 @@ Deno.test("an original-style Lua plugin runs unchanged: routes from start-up, ho
     );
     match(created ?? "", /This action was refused by a server plugin/);
     equal(t.h.server.core.rooms.has("forbidden"), false);
+
+    // After a reload the routes are there again (registered by the new state's on_enable).
+    deepEqual(await t.console("reload"), [
+      "Reloading plugins...",
+      "Plugins reloaded successfully",
+      "1 plugin(s) enabled",
+    ]);
+    deepEqual((await (await t.fetch("/original/status")).json()).joins, 0, "a fresh state");
   } finally {
     await t.close();
   }
