@@ -214,6 +214,14 @@ Deno.test("legacy http: without admin_token the admin API is off except one-time
       status: 403,
       body: { ok: false, error: "ip-banned-too-many-attempts" },
     });
+    // Each request prints on the operator's console: five per address in ten minutes.
+    for (let i = 0; i < 5; i++) {
+      equal((await t.fetch("/admin/otp/request", { method: "POST", ip: "192.0.2.77" })).status, 200);
+    }
+    deepEqual(await jsonOf(await t.fetch("/admin/otp/request", { method: "POST", ip: "192.0.2.77" })), {
+      status: 429,
+      body: { ok: false, error: "too-many-requests" },
+    });
   } finally {
     await t.close();
   }

@@ -67,8 +67,9 @@ export class AdminAuth {
 
   /** The permanent token, or null when none is configured. */
   get configuredToken(): string | null {
-    const t = this.#ctx.ops.context.core.ctx.config as { admin_token?: string | null };
-    const token = t.admin_token ?? this.#ctx.config.admin_token;
+    // The running configuration (`config reload` replaces it), else the one legacy mode started with.
+    const running = this.#ctx.core.ctx.config as { admin_token?: string | null };
+    const token = "admin_token" in running ? running.admin_token : this.#ctx.config.admin_token;
     return token ? token : null;
   }
 

@@ -12,6 +12,7 @@
  */
 
 import type { Context, Hono } from "hono";
+import { WindowCounter } from "../../src/net/mod.ts";
 import { MAX_MESSAGE_CHARS, OpsError } from "../../src/ops/mod.ts";
 import { roomIdProblem } from "../../src/protocol/mod.ts";
 import type { Room } from "../../src/room/mod.ts";
@@ -151,10 +152,13 @@ export function adminRoutes(
   };
 
   // --- one-time codes (no token needed; only while no permanent token is configured) ---------------------------
+  // Each request prints a line on the operator's console: 5 per address in 10 minutes at most.
+  const otpRequests = new WindowCounter(5, 10 * 60_000);
   app.post("/admin/otp/request", (c) => {
     const refused = auth.addressRefusal(c.get("ip"));
     if (refused && !refused.ok) return fail(refused.status, refused.error);
     if (auth.configuredToken !== null) return fail(403, "otp-disabled-when-token-configured");
+    if (!otpRequests.hit(c.get("ip"), ctx.clock.now())) return fail(429, "too-many-requests");
     const { ssid, expiresIn } = otp.request(c.get("ip"));
     ctx.log.info("admin one-time code requested; it is shown on the server console", { ip: c.get("ip"), ssid });
     return ok({ ssid, expiresIn });

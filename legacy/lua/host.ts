@@ -40,6 +40,10 @@ export const LUA_CAPABILITIES = CAPABILITIES;
 
 /** Hook calls waiting at most; beyond, new ones are dropped and counted. */
 export const HOOK_QUEUE_CAPACITY = 4096;
+/** Hooks delivered in one turn of the event loop at most. */
+const DRAIN_BATCH = 64;
+/** Time one turn may spend delivering hooks before yielding. */
+const DRAIN_SLICE_MS = 20;
 
 const DISABLED_KEY = "legacy.disabled_plugins";
 const HOUR_MS = 3_600_000;
@@ -379,22 +383,32 @@ export class LuaPluginHost {
     });
   }
 
+  /**
+   * Delivers queued hooks. A turn delivers at most {@link DRAIN_BATCH} of
+   * them or runs {@link DRAIN_SLICE_MS}, then yields to I/O (a macrotask,
+   * not a timer of the server's clock) so a long queue never holds up the
+   * game.
+   */
   #drain(): void {
-    try {
-      while (this.#queue.length && !this.#closed) {
-        const { hook, args } = this.#queue.shift()!;
-        for (const plugin of this.#plugins) {
-          if (!plugin.running || !plugin.has(hook)) continue;
-          const outcome = plugin.callHook(hook, (L) => {
-            for (const a of args) pushValue(L, a);
-            return args.length;
-          });
-          this.#after(plugin, hook, outcome);
-        }
+    const started = performance.now();
+    let delivered = 0;
+    while (this.#queue.length && !this.#closed) {
+      if (delivered >= DRAIN_BATCH || performance.now() - started > DRAIN_SLICE_MS) {
+        setTimeout(() => this.#drain(), 0);
+        return;
       }
-    } finally {
-      this.#draining = false;
+      const { hook, args } = this.#queue.shift()!;
+      delivered++;
+      for (const plugin of this.#plugins) {
+        if (!plugin.running) continue;
+        const outcome = plugin.callHook(hook, (L) => {
+          for (const a of args) pushValue(L, a);
+          return args.length;
+        });
+        this.#after(plugin, hook, outcome);
+      }
     }
+    this.#draining = false;
   }
 
   /** The command pipeline veto hook is registered only while some plugin defines `on_before_command`. */
