@@ -7,6 +7,8 @@
  * console, `stop` that did not stop) works here. `plugins` / `plugin …`
  * and `op` / `ops` are added.
  *
+ * Longer than most modules: the table of every legacy command with its texts.
+ *
  * @module
  */
 

@@ -8,6 +8,9 @@
  * or in the body or query (lua-cpp and the spec: `/admin/rooms/disband` with
  * `roomId`).
  *
+ * Longer than most modules: one declarative table of every admin route, kept
+ * together so the API can be read in one place (docs/legacy-migration.md).
+ *
  * @module
  */
 

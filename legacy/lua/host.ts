@@ -18,6 +18,9 @@
  * - disabling a plugin disables those that depend on it; operator choices
  *   survive a restart (the set of disabled plugins is kept durably).
  *
+ * Longer than most modules: the plugin lifecycle, hook delivery, the veto
+ * hook and route calls all work on the same plugin list and overrun policy.
+ *
  * @module
  */
 

@@ -18,6 +18,9 @@
  *   at the caller); a JavaScript exception inside the VM becomes a Lua error
  *   (`lua_atnativeerror`), and re-entering a state that is running is refused.
  *
+ * Just over 300 lines: the call path, its limits and the cached tables share
+ * the state's private fields.
+ *
  * @module
  */
 

@@ -10,3 +10,4 @@
 export * from "./format.ts";
 export * from "./writer.ts";
 export * from "./store.ts";
+export * from "./store_sync.ts";

@@ -36,8 +36,10 @@ export interface OpenedReplay {
   readonly header: ReplayHeader;
 }
 
-const FILE_NAME = /^(\d{1,15})\.phirarec$/;
-const ID = /^\d{1,10}$/;
+/** A replay's file name: the round's start in milliseconds. */
+export const FILE_NAME = /^(\d{1,15})\.phirarec$/;
+/** A folder name that is an id. */
+export const ID = /^\d{1,10}$/;
 /** Largest id a path segment may carry (u32, as the header stores it). */
 const MAX_ID = 0xffff_ffff;
 
@@ -109,51 +111,6 @@ export class ReplayStore {
       if (replays.length) charts.push({ chartId, replays: replays.sort((a, b) => b.timestamp - a.timestamp) });
     }
     return charts.sort((a, b) => a.chartId - b.chartId);
-  }
-
-  /** {@link list} without waiting (for callers that cannot: a Lua host function); a user's folder is small. */
-  listSync(userId: number): ChartReplays[] {
-    if (!isReplayId(userId)) return [];
-    const userDir = join(this.base, String(userId));
-    const charts: ChartReplays[] = [];
-    for (const chart of readDirSync(userDir)) {
-      if (!chart.isDirectory || !ID.test(chart.name)) continue;
-      const chartId = Number(chart.name);
-      const replays: StoredReplay[] = [];
-      for (const f of readDirSync(join(userDir, chart.name))) {
-        const m = FILE_NAME.exec(f.name);
-        if (!f.isFile || !m) continue;
-        const info = headerOfSync(join(userDir, chart.name, f.name));
-        if (!info || info.header.userId !== userId) continue;
-        replays.push({ chartId, timestamp: Number(m[1]), recordId: info.header.recordId, size: info.size });
-      }
-      if (replays.length) charts.push({ chartId, replays: replays.sort((a, b) => b.timestamp - a.timestamp) });
-    }
-    return charts.sort((a, b) => a.chartId - b.chartId);
-  }
-
-  /** {@link remove} without waiting. */
-  removeSync(userId: number, chartId: number, timestamp: number): boolean {
-    let path: string;
-    try {
-      path = this.pathOf(userId, chartId, timestamp);
-    } catch {
-      return false;
-    }
-    try {
-      Deno.removeSync(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return false;
-      throw error;
-    }
-    for (const dir of [join(this.base, String(userId), String(chartId)), join(this.base, String(userId))]) {
-      try {
-        Deno.removeSync(dir);
-      } catch {
-        // not empty
-      }
-    }
-    return true;
   }
 
   /** Opens a user's replay for reading; null when it does not exist or its header names someone else. */
@@ -265,32 +222,6 @@ async function readDir(path: string): Promise<Deno.DirEntry[]> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) return [];
     throw error;
-  }
-}
-
-function readDirSync(path: string): Deno.DirEntry[] {
-  try {
-    return [...Deno.readDirSync(path)];
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) return [];
-    throw error;
-  }
-}
-
-function headerOfSync(path: string): { header: ReplayHeader; size: number } | null {
-  try {
-    using file = Deno.openSync(path, { read: true });
-    const size = file.statSync().size;
-    const head = new Uint8Array(HEADER_BYTES);
-    let at = 0;
-    while (at < head.length) {
-      const n = file.readSync(head.subarray(at));
-      if (n === null) break;
-      at += n;
-    }
-    return { header: decodeHeader(head.subarray(0, at)).header, size };
-  } catch {
-    return null;
   }
 }
 

@@ -2,6 +2,7 @@ import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { parseReplay } from "./format.ts";
 import { ReplayStore } from "./store.ts";
+import { listReplaysSync, removeReplaySync } from "./store_sync.ts";
 
 async function withStore(fn: (store: ReplayStore, dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "replay_store_" });
@@ -84,4 +85,17 @@ Deno.test("replay writer drops entries beyond its pending limit and counts them"
     await writer.close();
     equal(writer.append(new Uint8Array(1)), false);
     deepEqual(writer.stats(), { entries: 1, bytes: 14, dropped: 2, error: null });
+  }));
+
+Deno.test("replay store: the synchronous listing and removal give the same results", () =>
+  withStore(async (store) => {
+    const { writer, timestamp } = await store.create({ chartId: 3, userId: 9, recordId: 0 }, 42);
+    writer.append(Uint8Array.of(1));
+    await writer.setRecordId(5);
+    await writer.close();
+    deepEqual(listReplaysSync(store, 9), await store.list(9));
+    deepEqual(listReplaysSync(store, -1), []);
+    equal(removeReplaySync(store, 9, 3, timestamp), true);
+    equal(removeReplaySync(store, 9, 3, timestamp), false);
+    deepEqual(listReplaysSync(store, 9), []);
   }));

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { listReplaysSync, removeReplaySync } from "../../../src/replay/mod.ts";
 import { lua, type LuaFunction, type LuaState, toText } from "../fengari.ts";
 import { pushValue, readValue } from "../values.ts";
 import { argInt, argRoomId, callOp, type HostEnv, HostError, optBool, pushFailure } from "./env.ts";
@@ -87,7 +88,7 @@ export function extraFunctions(env: HostEnv): Record<string, LuaFunction> {
     set_room_cycle: flag("room.cycle", "cycle"),
     set_room_hidden: flag("room.set_hidden", "hidden"),
     list_replays: (L) => {
-      pushValue(L, ctx.replays.listSync(argInt(L, 1, "user id")));
+      pushValue(L, listReplaysSync(ctx.replays, argInt(L, 1, "user id")));
       return 1;
     },
     delete_replay: (L) => {
@@ -95,7 +96,7 @@ export function extraFunctions(env: HostEnv): Record<string, LuaFunction> {
       const chart = argInt(L, 2, "chart id");
       const time = lua.lua_type(L, 3) === lua.LUA_TNUMBER ? lua.lua_tonumber(L, 3) : Number(toText(L, 3));
       if (!Number.isSafeInteger(time)) throw new HostError("argument 3 (timestamp) must be an integer");
-      lua.lua_pushboolean(L, ctx.replays.removeSync(user, chart, time));
+      lua.lua_pushboolean(L, removeReplaySync(ctx.replays, user, chart, time));
       return 1;
     },
   };
