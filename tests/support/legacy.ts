@@ -70,6 +70,9 @@ export async function startLegacy(o: LegacyHarnessOptions = {}): Promise<LegacyH
   const base = defaultConfig();
   const config: Config = {
     ...base,
+    // The OS picks the game port (parallel tests); HTTP is called in process.
+    port: 0,
+    bind_address: "127.0.0.1",
     data_dir: join(dir, "data"),
     http_port: 0,
     monitors: [9, 10],
