@@ -10,7 +10,6 @@
 
 import type { Role } from "./role.ts";
 import { runServerRole, type ServerRole, serverRoleUsage } from "./server_role.ts";
-import { serve } from "./start.ts";
 
 const legacy: ServerRole = {
   name: "legacy",
@@ -26,7 +25,10 @@ const legacy: ServerRole = {
     "  --no-cli   no console on this terminal (as under a service manager)",
   ],
   run: async (run) => {
-    const { legacyMode, withLegacyDefaults } = await import("../../legacy/mod.ts");
+    const [{ serve }, { legacyMode, withLegacyDefaults }] = await Promise.all([
+      import("./serve.ts"),
+      import("../../legacy/mod.ts"),
+    ]);
     return await serve(run, { adjust: withLegacyDefaults, mode: legacyMode() });
   },
 };
