@@ -29,9 +29,10 @@ export const BINARY_PERMISSIONS = [
   "--allow-run=bash,uname",
 ] as const;
 
-/** Files loaded at run time that no import names: the pages, and worker scripts. */
+/** Files loaded at run time that no import names: the pages, worker scripts and the built-in Lua plugins. */
 export const EMBEDDED = [
   "static/",
+  "legacy/plugins/",
   "src/persistence/backends/pglite_worker.ts",
   "src/accounts/password_worker.ts",
 ] as const;

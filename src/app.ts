@@ -14,14 +14,14 @@ import denoConfig from "../deno.json" with { type: "json" };
 import { appReadiness } from "./app_health.ts";
 import { machineAddresses, startupSummary } from "./app_summary.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
-import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
-import { loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
+import { ConsoleLogSink, type ConsoleRegistry, createRegistry, startConsole } from "./console/mod.ts";
+import { type Config, loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
 import { EventBus, logRoomEvents } from "./events/mod.ts";
 import { adminPasswordProblem, listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
 import { CommandCounter, ServerMetrics } from "./metrics/mod.ts";
 import { configSecrets, createErrorReporter, type ErrorReporter } from "./reporting/mod.ts";
-import { closeOps, createOps } from "./ops/mod.ts";
+import { closeOps, createOps, type ServerOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
@@ -72,6 +72,29 @@ export interface App {
   stop(): Promise<void>;
 }
 
+/** What a mode attaching its own parts to the server ({@link StartOptions.attach}) is given. */
+export interface AppParts {
+  readonly server: GameServer;
+  readonly ops: ServerOps;
+  readonly persistence: Persistence;
+  readonly logs: LogHub;
+  readonly config: Config;
+  readonly clock: Clock;
+  /** The console's command registry (what the terminal console runs). */
+  readonly registry: ConsoleRegistry;
+  /** Writes to the operator's console without going through the logs (history, log listeners). */
+  readonly consoleSink: ConsoleLogSink;
+  /** Whether the interactive console runs on this terminal. */
+  readonly consoleShown: boolean;
+}
+
+/** Parts a mode attached; closed with the front ends. */
+export interface AppAttachment {
+  /** Start-up summary lines about the mode's HTTP service, replacing the HTTP API's. */
+  readonly summary?: readonly string[];
+  close(): Promise<void>;
+}
+
 /** Options of {@link startApp}. */
 export interface StartOptions {
   clock?: Clock;
@@ -89,6 +112,15 @@ export interface StartOptions {
   adjust?: (loaded: LoadedConfig) => LoadedConfig;
   /** Where log lines go instead of stdout (tests that provoke errors on purpose check `logs.history()`). */
   logSink?: (line: string, record: LogRecord) => void;
+  /** Serve the HTTP API of document 1 on `http_port` (default true; legacy mode serves its own API there). */
+  http?: boolean;
+  /** Builds the console's command registry (default: every built-in command; legacy mode: the legacy console). */
+  registry?: (ops: ServerOps) => ConsoleRegistry;
+  /**
+   * Attaches a mode's own parts once the store is open and before the game
+   * port listens (legacy mode: Lua plugins, replays, its HTTP API).
+   */
+  attach?: (parts: AppParts) => Promise<AppAttachment>;
   /**
    * The binary self-update replaces (default: this executable when it is a compiled `chorus`, else none) and the
    * version it counts as running (default: `deno.json`'s); tests pass a file and versions of their own.
@@ -249,7 +281,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     reportStore: persistence,
     signal: benchmarkStop.signal,
   });
-  const registry = createRegistry(ops);
+  const registry = (options.registry ?? createRegistry)(ops);
   // Commands by kind for /metrics: first of the feature links, so it also counts what the in-game console answers.
   const commandCounter = new CommandCounter();
   server.commands.use(commandCounter.link);
@@ -288,6 +320,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
   let accounts: { close(): Promise<void> } | null = null;
+  let attached: AppAttachment | null = null;
   const ready = (async () => {
     await updater.start();
     await persistence.open();
@@ -299,6 +332,20 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     }
     server.core.adminIds.onChange = (ids) => persistence.setSetting("admin_game_ids", ids);
     await restoreRooms(server, persistence, config.persistent_rooms_required, log);
+    if (options.attach) {
+      const consoleShown = (options.console ?? true) && config.cli_enabled;
+      attached = await options.attach({
+        server,
+        ops,
+        persistence,
+        logs,
+        config,
+        clock,
+        registry,
+        consoleSink: sink,
+        consoleShown,
+      });
+    }
     // spec 3 §5.4: the process an update replaced may still hold the ports for a moment.
     const addr = await bindWithRetry(() => server.listen(), clock);
     log.info("game server listening", {
@@ -308,7 +355,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       config: loaded.file ?? "(defaults)",
       store: persistence.status().backend ?? "none",
     });
-    const listen = listenOptionsOf(config);
+    const listen = (options.http ?? true) ? listenOptionsOf(config) : null;
     const health = appReadiness({
       shuttingDown: () => server.core.shuttingDown,
       persistence: () => persistence.status(),
@@ -352,6 +399,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         dataDir: resolve(config.data_dir),
         configFile: loaded.file,
         addresses: machineAddresses(),
+        ...(attached?.summary ? { httpLines: attached.summary } : {}),
       })
     ) log.info(line);
     if ((options.console ?? true) && config.cli_enabled) {
@@ -388,7 +436,10 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       // Before anything closes: the benchmark's cleanup needs the server, its report the journal.
       benchmarkStop.abort();
       await step("benchmark", benchmarks.idle());
-      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close()]));
+      await step(
+        "front ends",
+        Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close(), attached?.close()]),
+      );
       // The game server may use what is left but a reserve, so that the
       // store's final flush still fits in the budget.
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);

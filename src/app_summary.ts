@@ -28,6 +28,8 @@ export interface StartupFacts {
   readonly configFile: string | null;
   /** This machine's non-loopback addresses, most useful first (may be empty when unknown). */
   readonly addresses: readonly string[];
+  /** Lines about HTTP that replace the HTTP API's and admin panel's (legacy mode serves another API). */
+  readonly httpLines?: readonly string[];
 }
 
 const WILDCARDS = new Set(["::", "0.0.0.0", "[::]", ""]);
@@ -53,7 +55,9 @@ export function startupSummary(f: StartupFacts): string[] {
     `Chorus ${f.version} is ready (profile ${f.config.profile}, pid ${f.pid})`,
     `  Phira clients connect to ${gameAt}${game.local ? ` (${hostPort(game.local, f.gamePort)} on this machine)` : ""}`,
   ];
-  if (f.httpPort === null) {
+  if (f.httpLines) {
+    lines.push(...f.httpLines);
+  } else if (f.httpPort === null) {
     lines.push("  HTTP is off (http_port: 0): no room API, spectator or admin panel");
   } else {
     const http = reachableHosts(f.config.http_bind_address, f.addresses);

@@ -31,7 +31,18 @@ Deno.test("the binary embeds the server's packages, pages and workers, and no te
     // NO_COLOR: plain text to search.
     const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
     ok(out.success, text);
-    for (const embedded of ["@electric-sql/pglite/", "hono/", "prom-client/", "@sentry", "zod/", "static/*"]) {
+    for (
+      const embedded of [
+        "@electric-sql/pglite/",
+        "hono/",
+        "prom-client/",
+        "@sentry",
+        "zod/",
+        "static/*",
+        "fengari/",
+        "plugins/*",
+      ]
+    ) {
       ok(text.includes(embedded), `${embedded} is embedded`);
     }
     for (const worker of ["pglite_worker.ts", "password_worker.ts"]) ok(text.includes(worker), `${worker} is embedded`);
@@ -70,7 +81,7 @@ Deno.test({
     const version = await run("--version");
     equal(version.code, 0);
     match(version.out, /^chorus \d+\.\d+\.\d+ \(binary; deno /);
-    for (const role of ["start", "dev", "check-config", "load", "accounts", "companions"]) {
+    for (const role of ["start", "dev", "check-config", "legacy", "load", "accounts", "companions"]) {
       const help = await run(role, "--help");
       equal(help.code, 0, role);
       ok(help.out.includes("Usage: chorus"), role);

@@ -73,6 +73,10 @@ function strictFindings(c: Config): Finding[] {
   else if (key.length < MIN_SERVICE_SECRET_LENGTH) {
     add("service_secret_key", key, `must be at least ${MIN_SERVICE_SECRET_LENGTH} characters`);
   }
+  const token = c.admin_token ?? "";
+  if (token !== "" && token.length < MIN_SERVICE_SECRET_LENGTH) {
+    add("admin_token", token, `must be at least ${MIN_SERVICE_SECRET_LENGTH} characters`);
+  }
   if (!isHttps(c.game_api_endpoint)) add("game_api_endpoint", c.game_api_endpoint, "must use https");
   if (!isHttps(c.sentry_dsn)) add("sentry_dsn", c.sentry_dsn, "must use https");
   // The manifest's TLS is what vouches for the binary the server installs (spec 3 §5.4).

@@ -136,6 +136,30 @@ const AccountsSchema = section({
   trust_proxy: key(bool().default(false), "Believe X-Forwarded-For/-Proto (only behind a reverse proxy)."),
 }, "accounts");
 
+/** Legacy mode (`chorus legacy`, docs/legacy-migration.md): Lua plugins, replays and the admin HTTP API on 61234. */
+const LegacySchema = section({
+  builtin_plugins: key(
+    bool().default(true),
+    "Load the five built-in Lua plugins (a plugin of the same id in plugins_dir wins).",
+  ),
+  lua_instruction_budget: key(
+    intIn(10_000, 1_000_000_000).default(1_000_000),
+    "Lua instructions one hook or route call may run.",
+  ),
+  lua_memory_mb: key(intIn(1, 4096).default(64), "Heap growth one Lua call may cause (MiB)."),
+  lua_max_overruns: key(
+    intIn(1, 1000).default(3),
+    "Budget or memory overruns within an hour before a plugin is disabled.",
+  ),
+  replay_retention_days: key(days().default(4), "Days replays are kept (by the time in the file name)."),
+  replay_download_bytes_per_sec: key(
+    intIn(0, 1_000_000_000).default(51200),
+    "Replay download rate per connection; 0 = unthrottled.",
+  ),
+  admin_max_failures: key(intIn(1, 1000).default(5), "Wrong admin tokens from one address before it is locked out."),
+  admin_lockout_minutes: key(intIn(1, 10080).default(15), "How long the admin API refuses a locked-out address."),
+}, "legacy");
+
 /** Profiles; `Production` refuses weak secrets and plain-http upstreams (see `checks.ts`). */
 export const PROFILES = ["Development", "Staging", "Production"] as const;
 
@@ -218,6 +242,11 @@ export const ConfigSchema = z.object({
     "Table -> {max_rows?, days?, time_col?}; checked hourly.",
   ),
   admin_password: secret(text().nullable().default(null), "Admin panel password; required in Production."),
+  admin_token: secret(
+    text().nullable().default(null),
+    "Legacy mode: admin HTTP API token (X-Admin-Token, Bearer or ?token=); null = one-time codes only.",
+  ),
+  replay_enabled: key(bool().default(false), "Legacy mode: record .phirarec replays of new rooms (startup value)."),
   service_secret_key: secret(
     text().nullable().default(null),
     "Shared secret with the monitor proxy; env SERVICE_SECRET_KEY or HSN_SECRET_KEY.",
@@ -233,6 +262,7 @@ export const ConfigSchema = z.object({
   wasm_runtime: key(WasmRuntimeSchema, "Plugin runtime limits."),
   update: key(UpdateSchema, "Self-update (off by default)."),
   accounts: key(AccountsSchema, "Account backend (off by default; docs/accounts.md)."),
+  legacy: key(LegacySchema, "Legacy mode (chorus legacy; docs/legacy-migration.md)."),
 });
 
 /** The effective configuration: every key present, defaults applied. */

@@ -102,7 +102,7 @@ Deno.test("key table covers every schema key with a doc line", () => {
     assert.ok(key.doc.length > 0, `${key.path} has a doc`);
     assert.ok(!key.doc.includes("\n"), `${key.path} doc is one line`);
   }
-  assert.equal(LEAF_KEYS.length, CONFIG_KEYS.length - 5); // sections: openuds, welcome, wasm_runtime, update, accounts
+  assert.equal(LEAF_KEYS.length, CONFIG_KEYS.length - 6); // sections: openuds, welcome, wasm_runtime, update, accounts, legacy
   assert.equal(keyByPath("monitors")?.itemKind, "integer");
   assert.equal(keyByPath("trusted_forwarded_http_port")?.nullable, true);
   assert.deepEqual(keyByPath("log_level")?.options, ["debug", "info", "warn", "error"]);
@@ -111,6 +111,7 @@ Deno.test("key table covers every schema key with a doc line", () => {
 Deno.test("secret keys are marked in the schema", () => {
   assert.deepEqual([...SECRET_KEYS].sort(), [
     "admin_password",
+    "admin_token",
     "database_url",
     "openuds.auth_token",
     "sentry_dsn",

@@ -66,12 +66,16 @@ export type DomainEventInput =
     readonly user: number;
     readonly round: string | null;
     readonly frames: readonly TouchFrame[];
+    /** The command's payload exactly as the client sent it (tag byte first, no frame length): replays keep these. */
+    readonly raw?: Uint8Array;
   } & RoomScoped)
   | ({
     readonly kind: "judges";
     readonly user: number;
     readonly round: string | null;
     readonly judges: readonly JudgeEvent[];
+    /** The command's payload exactly as the client sent it (tag byte first, no frame length): replays keep these. */
+    readonly raw?: Uint8Array;
   } & RoomScoped)
   | {
     readonly kind: "user.online";

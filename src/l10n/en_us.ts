@@ -59,6 +59,10 @@ export const EN_US = {
   "invalid-argument": "Invalid argument",
   "room-ban-notice": "You have been banned from room {room}",
   "join-room-banned": "You are banned from this room",
+  // Legacy mode (Lua plugins, contest rooms, replay recording).
+  "plugin-refused": "This action was refused by a server plugin",
+  "contest-not-whitelisted": "This contest room is open to its participants only",
+  "replay-recorder-name": "Replay recorder",
   "room-degraded": "This room is temporarily not accepting players",
   "join-game-ongoing-confirm": "This room is in a game. Join again to confirm and watch the round finish.",
   "room-progress": "Progress: [{bar}] {percent}%  {remaining} min left",

@@ -155,10 +155,39 @@ export class Ops<C> {
 
   /** Calls `name`; never rejects. */
   async tryCall(name: string, args: unknown, actor: Actor, options: CallOptions = {}): Promise<OpsOutcome> {
+    return await this.tryCallNow(name, args, actor, options);
+  }
+
+  /**
+   * Calls `name` and, when the operation runs synchronously (most changes
+   * do), returns its outcome at once; an operation that waits (a lookup in
+   * the durable store, an upstream call) gives a promise of it. For callers
+   * that cannot wait: a Lua host function runs inside one synchronous Lua
+   * call. Permission, validation and audit are those of {@link tryCall}.
+   */
+  tryCallNow(
+    name: string,
+    args: unknown,
+    actor: Actor,
+    options: CallOptions = {},
+  ): OpsOutcome | Promise<OpsOutcome> {
     const op = this.get(name);
     if (!op) return { ok: false, error: new OpsError("UNKNOWN_COMMAND", `unknown command: ${name}`) };
     let validated: unknown = args;
     const deferred: (() => void)[] = [];
+    const succeed = (value: unknown): OpsOutcome => {
+      this.#audit(op, actor, validated, null);
+      for (const fn of deferred) (options.defer ?? ((f: () => void) => f()))(fn);
+      return { ok: true, value: value ?? null };
+    };
+    const fail = (thrown: unknown): OpsOutcome => {
+      const error = toOpsError(thrown);
+      if (error.code === "INTERNAL") {
+        this.#log?.error("operation failed", { op: op.name, ...actorLabel(actor), error: String(thrown) });
+      }
+      this.#audit(op, actor, validated, error);
+      return { ok: false, error };
+    };
     try {
       if (!permits(actor, op.permission)) {
         throw new OpsError(
@@ -167,23 +196,17 @@ export class Ops<C> {
         );
       }
       validated = validateArgs(op as Operation<never>, args);
-      const value = await op.run(validated as never, {
+      const value = op.run(validated as never, {
         actor,
         calledAs: name,
         context: this.context,
         call: (next, nextArgs) => this.call(next, nextArgs ?? {}, actor),
         defer: (fn) => deferred.push(fn),
       });
-      this.#audit(op, actor, validated, null);
-      for (const fn of deferred) (options.defer ?? ((f: () => void) => f()))(fn);
-      return { ok: true, value: value ?? null };
+      if (value instanceof Promise) return value.then(succeed, fail);
+      return succeed(value);
     } catch (thrown) {
-      const error = toOpsError(thrown);
-      if (error.code === "INTERNAL") {
-        this.#log?.error("operation failed", { op: op.name, ...actorLabel(actor), error: String(thrown) });
-      }
-      this.#audit(op, actor, validated, error);
-      return { ok: false, error };
+      return fail(thrown);
     }
   }
 

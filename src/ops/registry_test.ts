@@ -214,3 +214,24 @@ Deno.test("Ops registers from outside: names and aliases are unique; replace, un
   const schema = ops.schemaOf("room.locks") as { type: string };
   equal(schema.type, "object");
 });
+
+Deno.test("ops tryCallNow answers a synchronous operation at once and an asynchronous one with a promise", async () => {
+  const { ops } = setup();
+  ops.register(defineOp<Ctx>({
+    name: "slow.read",
+    summary: "waits",
+    permission: "state.read",
+    run: async () => await Promise.resolve({ late: true }),
+  }));
+  const now = ops.tryCallNow("room.lock", ["abc", true], CONSOLE);
+  ok(!(now instanceof Promise));
+  deepEqual(now, { ok: true, value: { room_id: "abc", locked: true, as: "room.lock" } });
+  equal(ops.audit.recent(10).at(-1)?.op, "room.lock", "audited like tryCall");
+  const refused = ops.tryCallNow("room.lock", ["abc", true], PLUGIN);
+  ok(!(refused instanceof Promise) && !refused.ok && refused.error.code === "FORBIDDEN");
+  const invalid = ops.tryCallNow("room.lock", { room_id: "abc" }, CONSOLE);
+  ok(!(invalid instanceof Promise) && !invalid.ok && invalid.error.code === "INVALID_ARGUMENT");
+  const later = ops.tryCallNow("slow.read", {}, CONSOLE);
+  ok(later instanceof Promise);
+  deepEqual(await later, { ok: true, value: { late: true } });
+});

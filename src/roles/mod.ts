@@ -4,8 +4,8 @@
  * text (`chorus <role> --help`) and configuration. The game-server roles
  * (`start`, `dev`, `check-config`) share the game server's configuration
  * and front end (`server_role.ts`); the load generator has its own options.
- * The coming roles (`legacy`, `proxy`, `accounts`, `companions`) are added
- * the same way: a module here and one line in the table.
+ * Other roles (`legacy`, `proxy`, `accounts`, `companions`) are added the
+ * same way: a module here and one line in the table.
  *
  * @module
  */
@@ -15,6 +15,7 @@ import { accountsRole } from "./accounts.ts";
 import { checkConfig } from "./check_config.ts";
 import { companionsRole } from "./companions.ts";
 import { dev } from "./dev.ts";
+import { legacyRole } from "./legacy.ts";
 import { loadRole } from "./load.ts";
 import { proxyRole } from "./proxy.ts";
 import { dropTaskSeparator } from "../config/flags.ts";
@@ -30,6 +31,7 @@ const SERVER_ROLES: readonly ServerRole[] = [start, checkConfig, dev] as ServerR
 /** Every role, in the order `chorus help` lists them. */
 export const ROLES: readonly Role[] = [
   ...SERVER_ROLES.map((r) => asRole(r, () => SERVER_ROLES, usage)),
+  legacyRole,
   loadRole,
   companionsRole,
   accountsRole,

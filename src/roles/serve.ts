@@ -7,7 +7,7 @@
  * @module
  */
 
-import { startApp } from "../app.ts";
+import { startApp, type StartOptions } from "../app.ts";
 import { reportCrashes } from "../reporting/mod.ts";
 import { StopWatch } from "../app_stop.ts";
 import type { LoadedConfig } from "../config/mod.ts";
@@ -23,6 +23,8 @@ const FORCE_EXIT_SLACK_MS = 1000;
 export interface ServeOptions {
   readonly announce?: (log: Logger) => void;
   readonly adjust?: (loaded: LoadedConfig) => LoadedConfig;
+  /** A mode's own parts and front ends (legacy mode: its HTTP API, console and plugins). */
+  readonly mode?: Pick<StartOptions, "http" | "registry" | "attach">;
 }
 
 /** Runs until a stop signal, the task runner's exit (`app_stop.ts`) or an operator's `exit`, then shuts down gracefully. */
@@ -33,6 +35,7 @@ export async function serve(run: ServerRun, options: ServeOptions = {}): Promise
     tui: run.tui,
     console: run.console,
     ...(options.adjust ? { adjust: options.adjust } : {}),
+    ...options.mode,
   });
   const log = app.logs.logger();
   // With sentry_dsn set, an uncaught error is reported before the process exits.

@@ -38,6 +38,6 @@ export function relayTelemetry<T extends "Touches" | "Judges">(core: ServerCore,
   const bus = core.ctx.bus;
   const cmd = cc.cmd as ClientCommandOf<"Touches" | "Judges">;
   if (cmd.type === "Touches") {
-    if (bus.wants("touches")) bus.publish({ kind: "touches", ...scope, frames: cmd.frames });
-  } else if (bus.wants("judges")) bus.publish({ kind: "judges", ...scope, judges: cmd.judges });
+    if (bus.wants("touches")) bus.publish({ kind: "touches", ...scope, frames: cmd.frames, raw: cc.inbound.raw });
+  } else if (bus.wants("judges")) bus.publish({ kind: "judges", ...scope, judges: cmd.judges, raw: cc.inbound.raw });
 }

@@ -13,7 +13,7 @@ const ROOT = new URL("../..", import.meta.url).pathname;
 export const MAIN = `${ROOT}main.ts`;
 
 /** The tasks of `deno.json` that run `main.ts`. */
-export type MainTask = "start" | "dev" | "check-config";
+export type MainTask = "start" | "dev" | "check-config" | "legacy";
 
 /**
  * The permission flags of `deno task <task>` as `deno.json` defines them
@@ -47,7 +47,9 @@ export interface ChildServerOptions {
   /** Further flags, after the defaults (a later flag wins). */
   readonly flags?: readonly string[];
   /** Subcommand of `main.ts` (default `start`). */
-  readonly command?: "start" | "dev";
+  readonly command?: "start" | "dev" | "legacy";
+  /** Environment variables added to the child's (`PM_ADMIN_TOKEN`, …). */
+  readonly env?: Readonly<Record<string, string>>;
   /** Run it as `deno task <command> -- <flags>` instead of `deno run <task flags> main.ts <command> <flags>`. */
   readonly viaTask?: boolean;
 }
@@ -86,7 +88,7 @@ export function spawnServer(o: ChildServerOptions): ChildServer {
       ...(o.flags ?? []),
     ],
     cwd: ROOT,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...o.env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

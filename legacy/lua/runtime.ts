@@ -1,0 +1,307 @@
+/**
+ * One plugin's Lua state (spec 3 §4.8: one state per plugin) and every call
+ * into it, with the limits of the issue's sandbox:
+ *
+ * - **instructions**: a count hook runs every {@link HOOK_STEP} instructions
+ *   on every thread of the state (coroutines inherit it) and stops a call
+ *   that used up its budget with a Lua error. From then on the hook fires on
+ *   every instruction and raises again, so a plugin that catches the error
+ *   with `pcall` cannot keep running: each protected call it unwinds into
+ *   fails at its next instruction, up to the host's own call. The state
+ *   stays usable and keeps its globals for the next call.
+ * - **memory**: every {@link MEMORY_EVERY} hook ticks the heap (V8's used
+ *   heap plus external memory, where string bytes live) is compared with the
+ *   figure at the call's first tick; growth beyond the limit stops the call
+ *   the same way. Strings are capped at creation (`fengari.ts`), so what a
+ *   call allocates before its first tick is bounded too.
+ * - **errors**: raised with a traceback, turned into a result (never thrown
+ *   at the caller); a JavaScript exception inside the VM becomes a Lua error
+ *   (`lua_atnativeerror`), and re-entering a state that is running is refused.
+ *
+ * Just over 300 lines: the call path, its limits and the cached tables share
+ * the state's private fields.
+ *
+ * @module
+ */
+
+import v8 from "node:v8";
+import {
+  jsText,
+  lauxlib,
+  lua,
+  luaBytes,
+  type LuaFunction,
+  type LuaState,
+  pushString,
+  raise,
+  STRING_TOO_LARGE,
+  stringCapRefusals,
+} from "./fengari.ts";
+import { openSandbox, type SandboxOptions } from "./sandbox.ts";
+import { pushValue } from "./values.ts";
+
+/** Instructions between two checks of the hook. */
+export const HOOK_STEP = 1000;
+/** Hook ticks between two heap measurements (a measurement costs a few microseconds). */
+export const MEMORY_EVERY = 8;
+
+/** Limits of one call. */
+export interface CallLimits {
+  /** Instructions one call may run. */
+  readonly instructions: number;
+  /** Heap growth one call may cause, in bytes. */
+  readonly memoryBytes: number;
+}
+
+/** Why a call failed. */
+export type FailureKind = "error" | "budget" | "memory" | "busy";
+
+/** Outcome of a call. */
+export type CallOutcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly kind: FailureKind; readonly message: string };
+
+/** Options of {@link LuaRuntime}. */
+export interface RuntimeOptions extends SandboxOptions {
+  readonly limits: CallLimits;
+  /** Bytes in use now (default: V8 used heap plus external memory). */
+  readonly heapBytes?: () => number;
+}
+
+/** V8's used heap plus external memory (the backing stores of Lua strings). */
+export function processHeapBytes(): number {
+  const s = v8.getHeapStatistics();
+  return s.used_heap_size + s.external_memory;
+}
+
+/** A compiled chunk that failed to load. */
+export class LuaLoadError extends Error {
+  override readonly name = "LuaLoadError";
+}
+
+/** One Lua state with its limits. */
+export class LuaRuntime {
+  readonly L: LuaState;
+  readonly #limits: CallLimits;
+  readonly #heapBytes: () => number;
+  #running = false;
+  #ticks = 0;
+  #heapAtStart = 0;
+  #abort: { kind: "budget" | "memory"; message: string } | null = null;
+  /** Threads whose hook fires on every instruction (after an abort); restored when the call ends. */
+  readonly #tight = new Set<LuaState>();
+  #closed = false;
+  readonly #names = new Map<string, Uint8Array>();
+  /** Fingerprints of the tables cached by {@link pushCached}. */
+  readonly #cached = new Map<string, string>();
+
+  constructor(options: RuntimeOptions) {
+    this.#limits = options.limits;
+    this.#heapBytes = options.heapBytes ?? processHeapBytes;
+    const L = lauxlib.luaL_newstate();
+    this.L = L;
+    lua.lua_atnativeerror(L, nativeError);
+    openSandbox(L, options);
+    lua.lua_sethook(L, this.#hook, lua.LUA_MASKCOUNT, HOOK_STEP);
+  }
+
+  /** True while a call runs (host functions use it to refuse re-entry). */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Compiles `source` (text only) and leaves the chunk on the stack; throws {@link LuaLoadError}. */
+  compile(source: string, chunkName: string): void {
+    const bytes = luaBytes(source);
+    const status = lauxlib.luaL_loadbufferx(this.L, bytes, bytes.length, luaBytes(`@${chunkName}`), luaBytes("t"));
+    if (status !== lua.LUA_OK) {
+      const message = jsText(lua.lua_tolstring(this.L, -1) ?? new Uint8Array());
+      lua.lua_pop(this.L, 1);
+      throw new LuaLoadError(message);
+    }
+  }
+
+  /** True when global `name` is a function. */
+  hasFunction(name: string): boolean {
+    const t = lua.lua_getglobal(this.L, this.#name(name));
+    lua.lua_pop(this.L, 1);
+    return t === lua.LUA_TFUNCTION;
+  }
+
+  /** `name` as Lua bytes, encoded once per state (hook names are looked up on every command). */
+  #name(name: string): Uint8Array {
+    let bytes = this.#names.get(name);
+    if (!bytes) {
+      bytes = luaBytes(name);
+      if (this.#names.size < 256) this.#names.set(name, bytes);
+    }
+    return bytes;
+  }
+
+  /**
+   * Pushes a table for `value`, reusing the one pushed last time under `key`
+   * when `fingerprint` is the same (the user table `on_before_command` gets
+   * with every command: building it is most of a hook call's cost).
+   */
+  pushCached(key: string, fingerprint: string, value: unknown): void {
+    const L = this.L;
+    const cacheKey = this.#name("chorus.cache");
+    const full = this.#cached.size >= 1024 && !this.#cached.has(key);
+    if (full || lua.lua_getfield(L, lua.LUA_REGISTRYINDEX, cacheKey) !== lua.LUA_TTABLE) {
+      // A fresh cache (the first use, or bounded: start over; the cache only saves work).
+      if (!full) lua.lua_pop(L, 1);
+      lua.lua_createtable(L, 0, 16);
+      lua.lua_pushvalue(L, -1);
+      lua.lua_setfield(L, lua.LUA_REGISTRYINDEX, cacheKey);
+      this.#cached.clear();
+    }
+    const field = this.#name(key);
+    if (this.#cached.get(key) === fingerprint) {
+      if (lua.lua_getfield(L, -1, field) === lua.LUA_TTABLE) {
+        lua.lua_remove(L, -2);
+        return;
+      }
+      lua.lua_pop(L, 1);
+    }
+    pushValue(L, value);
+    lua.lua_pushvalue(L, -1);
+    lua.lua_setfield(L, -3, field);
+    lua.lua_remove(L, -2);
+    this.#cached.set(key, fingerprint);
+  }
+
+  /**
+   * Runs one protected call within the limits. `setup` pushes the function
+   * and its arguments and returns the number of arguments; `read` reads the
+   * `results` values left on top. Never throws.
+   */
+  call<T>(setup: (L: LuaState) => number, results: number, read: (L: LuaState) => T): CallOutcome<T> {
+    if (this.#closed) return { ok: false, kind: "error", message: "the plugin is closed" };
+    if (this.#running) return { ok: false, kind: "busy", message: "the plugin is already running (re-entry refused)" };
+    const L = this.L;
+    const base = lua.lua_gettop(L);
+    this.#running = true;
+    this.#ticks = 0;
+    this.#abort = null;
+    // Measured at the first memory check, not here: a short call (most hooks) never pays for a measurement.
+    this.#heapAtStart = -1;
+    const refusedBefore = stringCapRefusals();
+    try {
+      lua.lua_pushjsfunction(L, traceback);
+      let status: number;
+      try {
+        const nargs = setup(L);
+        status = lua.lua_pcall(L, nargs, results, base + 1);
+      } catch (error) {
+        return { ok: false, kind: "error", message: `host error: ${error instanceof Error ? error.message : error}` };
+      }
+      const abort = this.#abort as { kind: "budget" | "memory"; message: string } | null;
+      if (abort) return { ok: false, kind: abort.kind, message: abort.message };
+      if (status !== lua.LUA_OK && status !== lua.LUA_ERRRUN && stringCapRefusals() > refusedBefore) {
+        return { ok: false, kind: "memory", message: STRING_TOO_LARGE };
+      }
+      if (status !== lua.LUA_OK) {
+        const text = lua.lua_type(L, -1) === lua.LUA_TSTRING ? jsText(lua.lua_tolstring(L, -1)!) : "(error object)";
+        return { ok: false, kind: "error", message: text };
+      }
+      try {
+        return { ok: true, value: read(L) };
+      } catch (error) {
+        return { ok: false, kind: "error", message: error instanceof Error ? error.message : String(error) };
+      }
+    } finally {
+      lua.lua_settop(L, base);
+      for (const thread of this.#tight) lua.lua_sethook(thread, this.#hook, lua.LUA_MASKCOUNT, HOOK_STEP);
+      this.#tight.clear();
+      this.#running = false;
+    }
+  }
+
+  /** Calls global function `name` with values pushed by `pushArgs`; a missing function is a success with undefined. */
+  callGlobal<T>(
+    name: string,
+    pushArgs: (L: LuaState) => number,
+    results: number,
+    read: (L: LuaState) => T,
+  ): CallOutcome<T | undefined> {
+    if (this.#closed) return { ok: false, kind: "error", message: "the plugin is closed" };
+    const L = this.L;
+    // One lookup: the function stays below the call's frame and is pushed again as the callee.
+    if (lua.lua_getglobal(L, this.#name(name)) !== lua.LUA_TFUNCTION) {
+      lua.lua_pop(L, 1);
+      return { ok: true, value: undefined };
+    }
+    const fn = lua.lua_gettop(L);
+    try {
+      return this.call(
+        (L) => {
+          lua.lua_pushvalue(L, fn);
+          return pushArgs(L);
+        },
+        results,
+        read,
+      );
+    } finally {
+      lua.lua_settop(L, fn - 1);
+    }
+  }
+
+  /** Drops the state. */
+  close(): void {
+    this.#closed = true;
+    lua.lua_sethook(this.L, null, 0, 0);
+  }
+
+  readonly #hook = (L: LuaState): void => {
+    if (!this.#running) return;
+    if (this.#abort) {
+      this.#tighten(L);
+      raise(L, this.#abort.message);
+      return;
+    }
+    this.#ticks++;
+    if (this.#ticks * HOOK_STEP > this.#limits.instructions) {
+      this.#abort = { kind: "budget", message: `instruction budget exceeded (${this.#limits.instructions})` };
+    } else if (this.#ticks === 1) {
+      this.#heapAtStart = this.#heapBytes();
+    } else if (this.#ticks % MEMORY_EVERY === 0) {
+      const grown = this.#heapBytes() - this.#heapAtStart;
+      if (grown > this.#limits.memoryBytes) {
+        const mib = (n: number) => (n / 1048576).toFixed(1);
+        this.#abort = {
+          kind: "memory",
+          message: `memory limit exceeded (the heap grew by ${mib(grown)} MiB; the limit is ${
+            mib(this.#limits.memoryBytes)
+          } MiB)`,
+        };
+      }
+    }
+    if (this.#abort) {
+      this.#tighten(L);
+      raise(L, this.#abort.message);
+    }
+  };
+
+  #tighten(L: LuaState): void {
+    if (this.#tight.has(L)) return;
+    this.#tight.add(L);
+    lua.lua_sethook(L, this.#hook, lua.LUA_MASKCOUNT, 1);
+  }
+}
+
+/** Message handler: the error with a traceback. */
+const traceback: LuaFunction = (L) => {
+  const message = lua.lua_type(L, 1) === lua.LUA_TSTRING ? lua.lua_tolstring(L, 1) : null;
+  lauxlib.luaL_traceback(L, L, message ?? luaBytes("(error object is not a string)"), 1);
+  return 1;
+};
+
+/** A JavaScript exception inside the VM (the string cap's RangeError, a host bug) as a Lua error message. */
+const nativeError: LuaFunction = (L) => {
+  const error = lua.lua_touserdata(L, -1);
+  const message = error instanceof RangeError && error.message === STRING_TOO_LARGE
+    ? STRING_TOO_LARGE
+    : `host error: ${error instanceof Error ? error.message : String(error)}`;
+  pushString(L, message);
+  return 1;
+};
