@@ -11,6 +11,7 @@
 
 import { resolve } from "node:path";
 import denoConfig from "../deno.json" with { type: "json" };
+import { gameChartHandler } from "./app_charts.ts";
 import { appReadiness } from "./app_health.ts";
 import { machineAddresses, startupSummary } from "./app_summary.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
@@ -253,6 +254,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         options: { corsOrigins: config.http_cors_origins },
         health,
         ops,
+        chart: gameChartHandler({ config, upstream, clock, log, server }),
       }, listen)
       : null;
     http = httpService;

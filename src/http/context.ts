@@ -68,6 +68,8 @@ export interface HttpDeps {
   readonly streams?: SseRegistry;
   /** The process's operations (the admin panel's actions); made over `server` when absent. */
   readonly ops?: ServerOps;
+  /** `GET /chart/{id}[.json]` (the chart service, `src/app_charts.ts`); absent: no `/chart/*` routes. */
+  readonly chart?: ((req: Request) => Promise<Response>) | null | undefined;
 }
 
 /** Hono environment: the client address as the listener resolved it. */

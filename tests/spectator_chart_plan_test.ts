@@ -4,10 +4,10 @@
 // that is on screen; judgements hide, flash, hold and fade notes at their times, in their colours.
 
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { chartJson, defaultChartInfo, parsePec, parsePgr, parseRpe, testChart } from "../../src/chart/mod.ts";
-import type { Chart, ChartInfo } from "../../src/chart/mod.ts";
-import { devChartFile } from "../../src/upstream/mod.ts";
-import * as model from "../chart/chart_model.js";
+import { chartJson, defaultChartInfo, parsePec, parsePgr, parseRpe, testChart } from "../src/chart/mod.ts";
+import type { Chart, ChartInfo } from "../src/chart/mod.ts";
+import { devChartFile } from "../src/upstream/mod.ts";
+import * as model from "../static/chart/chart_model.js";
 import {
   canvasMapping,
   EFFECT_S,
@@ -21,7 +21,7 @@ import {
   type PlannedFrame,
   prepareChart,
   type PreparedChart,
-} from "./chart_plan.js";
+} from "../static/spectator/chart_plan.js";
 
 const FRAME = 1 / 60;
 const near = (a: number, b: number, eps: number, what: string) => ok(Math.abs(a - b) <= eps, `${what}: ${a} vs ${b}`);
