@@ -22,6 +22,7 @@ import {
   prepareChart,
   type PreparedChart,
 } from "../static/spectator/chart_plan.js";
+import { ChartSource } from "../static/spectator/chart_source.js";
 
 const FRAME = 1 / 60;
 const near = (a: number, b: number, eps: number, what: string) => ok(Math.abs(a - b) <= eps, `${what}: ${a} vs ${b}`);
@@ -238,4 +239,64 @@ Deno.test("canvas mapping: chart points (y up) and touches as the game sends the
       near(b, d, 1e-9, "y");
     }
   }
+});
+
+Deno.test("chart source: loads once, keeps a few, says why a chart is unavailable, tries a failed one again", async () => {
+  const test = JSON.stringify(chartJson(testChart().info, testChart().chart));
+  const calls: string[] = [];
+  let fail = true;
+  const source = new ChartSource({
+    url: (id: number | string) => `/chart/${id}.json`,
+    fetch: (url: string, init: { signal: AbortSignal }) => {
+      calls.push(url);
+      if (url === "/chart/2.json") {
+        return Promise.resolve(Response.json({ error: "chart 2 is not selected", code: 404 }, { status: 404 }));
+      }
+      if (url === "/chart/3.json") return Promise.resolve(new Response("<html>gateway</html>", { status: 502 }));
+      if (url === "/chart/4.json") return Promise.resolve(Response.json({ hello: "world" }));
+      if (url === "/chart/5.json" && fail) return Promise.reject(new TypeError("network down"));
+      if (url === "/chart/6.json") {
+        // Never answers until abandoned.
+        return new Promise((_, reject) =>
+          init.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))
+        );
+      }
+      return Promise.resolve(new Response(test, { headers: { "content-type": "application/json" } }));
+    },
+  });
+  deepEqual([source.state, source.caption()], ["none", ""]);
+  const loading = source.select(1);
+  deepEqual([source.state, source.caption()], ["loading", "loading chart…"]);
+  equal(source.select(1), loading, "the same chart: the same load");
+  await loading;
+  equal(source.state, "ready");
+  equal(source.prepared.notes, testChart().chart.lines[0]!.notes.length);
+  equal(source.caption(), "Chorus test chart · TEST Lv.1");
+
+  for (
+    const [id, why] of [[2, "chart 2 is not selected"], [3, "HTTP 502"], [4, "the server sent no chart"], [
+      5,
+      "network down",
+    ]] as const
+  ) {
+    await source.select(id);
+    deepEqual([source.state, source.prepared, source.caption()], ["error", null, `chart unavailable: ${why}`]);
+  }
+  fail = false;
+  await source.select(5);
+  equal(source.state, "ready", "a failed chart is fetched again");
+  // Back to chart 1: from memory, no request.
+  const before = calls.length;
+  await source.select(1);
+  deepEqual([source.state, calls.length], ["ready", before]);
+  // A chart that never comes, then another one chosen: the first is abandoned and does not overwrite the second.
+  const stuck = source.select(6);
+  await source.select(1);
+  await stuck;
+  deepEqual([source.id, source.state], [1, "ready"]);
+  // Only the last three charts stay in memory.
+  for (const id of [7, 8, 9]) await source.select(id);
+  equal(source.cache.has(1), false);
+  await source.select(null);
+  equal(source.id, 9, "an unknown chart changes nothing");
 });

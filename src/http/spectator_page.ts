@@ -26,6 +26,7 @@ export const SPECTATOR_FILES: Readonly<Record<string, string>> = {
   "watch.js": "text/javascript; charset=utf-8",
   "chart_layer.js": "text/javascript; charset=utf-8",
   "chart_plan.js": "text/javascript; charset=utf-8",
+  "chart_source.js": "text/javascript; charset=utf-8",
   "chart_model.js": "text/javascript; charset=utf-8",
 };
 

@@ -10,7 +10,8 @@
 // (`state`, `id`, `name`, `error`, `panel(userId)` → the last frame's counts).
 
 import * as model from "./chart_model.js";
-import { JudgeBook, JUDGEMENT_COLORS, planFrame, prepareChart } from "./chart_plan.js";
+import { JudgeBook, JUDGEMENT_COLORS, planFrame } from "./chart_plan.js";
+import { ChartSource } from "./chart_source.js";
 
 /** Note colours by kind (the game's default skin: blue taps and holds, yellow drags, red flicks). */
 const NOTE_COLORS = { click: "#0ac3ff", drag: "#f0ed69", flick: "#fe4365", hold: "#0ac3ff" };
@@ -19,82 +20,6 @@ const NOTE_HALF = 0.0975;
 const NOTE_THICK = 0.022;
 const HOLD_HALF = 0.07;
 const LINE_THICK = 0.0075;
-/** Charts kept in memory (a room may go back and forth between a few). */
-const CACHE_SIZE = 3;
-
-/** The room's chart, fetched and prepared once for every panel. */
-export class ChartSource {
-  /** `url(id)`: where `/chart/{id}.json` is. */
-  constructor({ url, fetch = (input, init) => globalThis.fetch(input, init) }) {
-    this.url = url;
-    this.fetch = fetch;
-    this.id = null;
-    this.state = "none";
-    this.error = null;
-    this.prepared = null;
-    this.loading = null;
-    this.abort = null;
-    this.cache = new Map();
-  }
-
-  /** The chart to show is `id`: loads it (resolves when loaded or failed; a failed chart is tried again). */
-  select(id) {
-    if (id === null || id === undefined) return Promise.resolve();
-    if (id === this.id && this.loading && this.state !== "error") return this.loading;
-    this.abort?.abort();
-    this.id = id;
-    this.error = null;
-    const hit = this.cache.get(id);
-    if (hit) {
-      this.cache.delete(id);
-      this.cache.set(id, hit);
-      this.prepared = hit;
-      this.state = "ready";
-      return this.loading = Promise.resolve();
-    }
-    this.prepared = null;
-    this.state = "loading";
-    const ctrl = new AbortController();
-    this.abort = ctrl;
-    this.loading = this.#load(id, ctrl.signal).then((prep) => {
-      if (this.id !== id) return;
-      this.cache.set(id, prep);
-      while (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value);
-      this.prepared = prep;
-      this.state = "ready";
-    }, (error) => {
-      if (this.id !== id || ctrl.signal.aborted) return;
-      this.state = "error";
-      this.error = error instanceof Error ? error.message : String(error);
-      console.warn(`spectator: chart ${id} unavailable: ${this.error}`);
-    });
-    return this.loading;
-  }
-
-  async #load(id, signal) {
-    const res = await this.fetch(this.url(id), { signal, credentials: "omit" });
-    let body = null;
-    try {
-      body = await res.json();
-    } catch {
-      body = null;
-    }
-    if (!res.ok) throw new Error(body && typeof body.error === "string" ? body.error : `HTTP ${res.status}`);
-    if (!body || !body.chart || !Array.isArray(body.chart.lines)) throw new Error("the server sent no chart");
-    return prepareChart(body);
-  }
-
-  /** One line about the chart for the panels' corner. */
-  caption() {
-    if (this.state === "ready") {
-      const info = this.prepared.info ?? {};
-      return [info.name, info.level].filter(Boolean).join(" · ");
-    }
-    if (this.state === "loading") return "loading chart…";
-    if (this.state === "error") return `chart unavailable: ${this.error}`;
-    return "";
-  }
-}
 
 /** One panel's chart layer: its player's judgements and the drawing. */
 export class ChartLayer {
