@@ -238,6 +238,11 @@ async function playRound(
   // Bob's bad, in the bad colour, on his canvas while it flashes.
   const bad = await untilFrame(page, 200, (f) => (f.counts?.effectsByClass.bad ?? 0) > 0, "Bob's bad flash");
   deepEqual(bad.counts!.shown, { perfect: 1, good: 0, bad: 1, miss: 1 });
+  // Shown at its time on Bob's clock, not when it arrived: the flash lasts half a second from the note's time.
+  ok(
+    bad.time! >= notes[2]!.time && bad.time! < notes[2]!.time + 0.5,
+    `bad flash at ${bad.time}, note ${notes[2]!.time}`,
+  );
   ok(await pixelsOf(page, `${p200} canvas.playfield`, "#f29b72") > 0, "the bad colour is painted");
   // Everything Alice's judges said, shown at their times, by colour.
   const all = await untilFrame(page, 100, (f) => (f.counts?.shown.perfect ?? 0) === 5, "Alice's judgements shown");

@@ -10,6 +10,7 @@ import { devChartFile } from "../src/upstream/mod.ts";
 import * as model from "../static/chart/chart_model.js";
 import {
   canvasMapping,
+  chartTime,
   EFFECT_S,
   JudgeBook,
   JUDGEMENT_COLORS,
@@ -21,6 +22,7 @@ import {
   type PlannedFrame,
   prepareChart,
   type PreparedChart,
+  RUN_AHEAD_S,
 } from "../static/spectator/chart_plan.js";
 import { ChartSource } from "../static/spectator/chart_source.js";
 
@@ -299,4 +301,10 @@ Deno.test("chart source: loads once, keeps a few, says why a chart is unavailabl
   equal(source.cache.has(1), false);
   await source.select(null);
   equal(source.id, 9, "an unknown chart changes nothing");
+});
+
+Deno.test("chart time: the panel's playback time, stopped a moment after the player's newest frame", () => {
+  equal(chartTime(12.5, null), 12.5, "nothing received yet");
+  equal(chartTime(12.5, 13.2), 12.5, "playing: a second behind the newest frame");
+  equal(chartTime(30, 20), 20 + RUN_AHEAD_S, "the player stopped at 20 s: so does the chart");
 });

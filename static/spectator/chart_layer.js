@@ -10,7 +10,7 @@
 // (`state`, `id`, `name`, `error`, `panel(userId)` → the last frame's counts).
 
 import * as model from "./chart_model.js";
-import { JudgeBook, JUDGEMENT_COLORS, planFrame } from "./chart_plan.js";
+import { chartTime, JudgeBook, JUDGEMENT_COLORS, planFrame } from "./chart_plan.js";
 import { ChartSource } from "./chart_source.js";
 
 /** Note colours by kind (the game's default skin: blue taps and holds, yellow drags, red flicks). */
@@ -23,9 +23,11 @@ const LINE_THICK = 0.0075;
 
 /** One panel's chart layer: its player's judgements and the drawing. */
 export class ChartLayer {
-  constructor(source) {
+  /** `panel` (its `newest` frame time stops the chart where the player stopped) may be null. */
+  constructor(source, panel = null) {
     this.name = "chart";
     this.source = source;
+    this.panel = panel;
     this.book = new JudgeBook();
     this.last = null;
     this.frames = 0;
@@ -44,14 +46,14 @@ export class ChartLayer {
   draw(ctx, view) {
     const prep = this.source.prepared;
     if (prep) {
-      const frame = planFrame(prep, view.time, this.book, model);
+      const frame = planFrame(prep, chartTime(view.time, this.panel?.newest), this.book, model);
       this.last = frame;
       this.frames++;
       ctx.save();
       paint(ctx, view, prep, frame);
       ctx.restore();
     }
-    caption(ctx, view, this.source.caption(), prep ? view.time / Math.max(1, prep.end) : null);
+    caption(ctx, view, this.source.caption(), this.last && prep ? this.last.time / Math.max(1, prep.end) : null);
     // The panel counts what its layers drew as touches; notes are not touches.
     return 0;
   }
@@ -183,7 +185,7 @@ function caption(ctx, view, text, progress) {
  */
 export function installChartLayer(spectator, options) {
   const source = new ChartSource(options);
-  spectator.view.addLayer("chart", () => new ChartLayer(source), { below: "touches" });
+  spectator.view.addLayer("chart", (panel) => new ChartLayer(source, panel), { below: "touches" });
   spectator.readyGates.push((_room, chart) => source.select(chart));
   const layerOf = (id) => spectator.view.get(id)?.layers.find((l) => l.name === "chart") ?? null;
   spectator.chart = Object.freeze({

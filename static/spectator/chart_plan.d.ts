@@ -27,6 +27,8 @@ export type ClassCounts = Record<JudgementClass, number>;
 
 export const JUDGEMENT_COLORS: Readonly<Record<JudgementClass, string>>;
 export function judgementClass(judgement: string): JudgementClass | null;
+export const RUN_AHEAD_S: number;
+export function chartTime(viewTime: number, newest: number | null | undefined): number;
 export const NOTE_KINDS: readonly ["click", "drag", "flick", "hold"];
 export const LATE_S: number;
 export const EFFECT_S: number;

@@ -37,6 +37,18 @@ export function judgementClass(judgement) {
   return CLASS_OF[judgement] ?? null;
 }
 
+/** How far the chart may run past the player's newest frame before it stops (the game sends one at least every ~1 s). */
+export const RUN_AHEAD_S = 1;
+
+/**
+ * The chart time to draw: the panel's playback time, but never more than {@link RUN_AHEAD_S} past the newest frame
+ * the player sent, so the chart stops where the player stopped (finished, gave up, lost the connection) instead of
+ * playing on by itself.
+ */
+export function chartTime(viewTime, newest) {
+  return newest === null || newest === undefined ? viewTime : Math.min(viewTime, newest + RUN_AHEAD_S);
+}
+
 /** Note kinds as the plan names them. */
 export const NOTE_KINDS = Object.freeze(["click", "drag", "flick", "hold"]);
 const HOLD = 3;
