@@ -266,6 +266,10 @@ Deno.test("chart source: loads once, keeps a few, says why a chart is unavailabl
       return Promise.resolve(new Response(test, { headers: { "content-type": "application/json" } }));
     },
   });
+  // The page logs why a chart is unavailable; collected here instead.
+  const warned: string[] = [];
+  const warn = console.warn;
+  console.warn = (line: string) => void warned.push(line);
   deepEqual([source.state, source.caption()], ["none", ""]);
   const loading = source.select(1);
   deepEqual([source.state, source.caption()], ["loading", "loading chart…"]);
@@ -301,6 +305,15 @@ Deno.test("chart source: loads once, keeps a few, says why a chart is unavailabl
   equal(source.cache.has(1), false);
   await source.select(null);
   equal(source.id, 9, "an unknown chart changes nothing");
+  console.warn = warn;
+  deepEqual(
+    warned,
+    [2, 3, 4, 5].map((id) =>
+      `spectator: chart ${id} unavailable: ${
+        ({ 2: "chart 2 is not selected", 3: "HTTP 502", 4: "the server sent no chart", 5: "network down" })[id]
+      }`
+    ),
+  );
 });
 
 Deno.test("chart time: the panel's playback time, stopped a moment after the player's newest frame", () => {

@@ -114,6 +114,10 @@ const WasmRuntimeSchema = section({
 
 /** Self-update section (spec 3 §5.4). */
 const UpdateSchema = section({
+  manifest_url: key(
+    httpUrl().nullable().default(null),
+    "Release manifest (JSON: version, per-platform url, sha256, size); null = no release source.",
+  ),
   auto: key(bool().default(false), "Apply updates automatically (startup value; console: update auto)."),
   check_interval_secs: key(secs(60, 604800).default(3600), "Seconds between update checks."),
   min_idle_minutes: key(intIn(0, 10080).default(10), "Minutes without players before an update is applied."),

@@ -16,8 +16,8 @@ import { fmtTime, kvLines } from "./text.ts";
 const MAX_BENCH_SECS = 3600;
 const MAX_BENCH_ROOMS = 5000;
 
-/** Placeholders that a plugin host or updater replaces with `registry.unregister(name)` + `register`. */
-export const PLACEHOLDER_COMMANDS = ["plugin", "extension", "update"] as const;
+/** Placeholders that a plugin host replaces with `registry.unregister(name)` + `register`. */
+export const PLACEHOLDER_COMMANDS = ["plugin", "extension"] as const;
 
 /** The record type (`t`) of a journaled body, or `unparseable`. */
 export function recordType(body: string): string {
@@ -111,13 +111,6 @@ export function journalCommands(benchmarkUsage = "run fixed|ramp [options]"): Co
       help: "extension data: list|get",
       group,
       run: () => unavailable("extension data needs the plugin host, which is not part of this build yet"),
-    },
-    {
-      name: "update",
-      args: [{ name: "subcommand", kind: "text", optional: true }],
-      help: "self-update: check|apply|force|schedule|cancel|auto [on|off]",
-      group,
-      run: () => unavailable("self-update is not part of this build yet"),
     },
   ];
 }

@@ -13,6 +13,7 @@ import { opCommands } from "./cmd_op.ts";
 import { roomSetCommand } from "./cmd_room_set.ts";
 import { roomCommands } from "./cmd_rooms.ts";
 import { serverCommands } from "./cmd_server.ts";
+import { updateCommands } from "./cmd_update.ts";
 import { userCommands } from "./cmd_users.ts";
 import { CommandRegistry } from "./registry.ts";
 
@@ -59,6 +60,7 @@ export function createRegistry(ops: ServerOps): ConsoleRegistry {
       ...roomCommands(),
       roomSetCommand(),
       ...journalCommands(ops.context.deps.benchmark?.usage),
+      ...updateCommands(),
       ...opCommands(ops),
     ]
   ) registry.register(spec);

@@ -22,6 +22,7 @@ import { dispatchPlugins } from "./plugin_routes.ts";
 import { RouteRegistry } from "./route_registry.ts";
 import { adminApiRoutes } from "./routes_admin.ts";
 import { adminPanelRoutes } from "./routes_admin_panel.ts";
+import { metricsRoutes } from "./routes_metrics.ts";
 import { defaultHealth, healthRoutes, profileRRoutes, profileSRoutes } from "./routes_rooms.ts";
 import { registerBasicStream, streamRoutes } from "./routes_streams.ts";
 import { StreamTracker } from "./sse.ts";
@@ -102,6 +103,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
     app.use("*", (c, next) => c.req.path.startsWith("/admin") ? next() : corsMiddleware(c, next));
   }
   healthRoutes(app, ctx);
+  if (deps.metrics) metricsRoutes(app, deps.metrics, (error) => log.error("metrics failed", { error: String(error) }));
   profileRRoutes(app, ctx);
   streamRoutes(app, ctx);
   profileSRoutes(app, ctx);

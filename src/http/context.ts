@@ -14,6 +14,7 @@ import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { AdminAuth } from "./admin_auth.ts";
 import type { HubRenderer } from "./hub.ts";
+import type { MetricsSource } from "./routes_metrics.ts";
 import type { RouteRegistry } from "./route_registry.ts";
 import type { StreamTracker } from "./sse.ts";
 import type { SseRegistry } from "./sse_registry.ts";
@@ -68,6 +69,8 @@ export interface HttpDeps {
   readonly streams?: SseRegistry;
   /** The process's operations (the admin panel's actions); made over `server` when absent. */
   readonly ops?: ServerOps;
+  /** Prometheus metrics for `GET /metrics`; the route is absent without them. */
+  readonly metrics?: MetricsSource;
   /** `GET /chart/{id}[.json]` (the chart service, `src/app_charts.ts`); absent: no `/chart/*` routes. */
   readonly chart?: ((req: Request) => Promise<Response>) | null | undefined;
 }
