@@ -11,7 +11,7 @@ import { memoryLogHub } from "../src/util/log.ts";
 import { startHttpHarness } from "./support/http.ts";
 
 const dataDir = await Deno.makeTempDir({ prefix: "chorus-chart-http-bench-" });
-const h = startHttpHarness({
+const h = await startHttpHarness({
   listen: true,
   config: { connection_rate_limit: 1000 },
   chart: (h) =>

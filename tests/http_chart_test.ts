@@ -39,7 +39,7 @@ function chartRoute(dataDir: string, on = true) {
 
 Deno.test("game server /chart: the test chart, only selected charts, bincode and JSON, cache in data_dir", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "chorus-chart-http-" });
-  const h = startHttpHarness({ chart: chartRoute(dataDir) });
+  const h = await startHttpHarness({ chart: chartRoute(dataDir) });
   try {
     const test = await h.json("/chart/test.json");
     equal(test.status, 200);
@@ -81,7 +81,7 @@ Deno.test("game server /chart: a cache directory that cannot be made answers 503
   const parent = await Deno.makeTempDir({ prefix: "chorus-chart-http-" });
   const dataDir = `${parent}/data`;
   await Deno.writeTextFile(dataDir, "a file where the data directory should be");
-  const h = startHttpHarness({ chart: chartRoute(dataDir) });
+  const h = await startHttpHarness({ chart: chartRoute(dataDir) });
   try {
     const down = await h.http.request("/chart/test");
     equal(down.status, 503);
@@ -93,7 +93,7 @@ Deno.test("game server /chart: a cache directory that cannot be made answers 503
   } finally {
     await h.close();
   }
-  const off = startHttpHarness({ chart: chartRoute(`${parent}/off`, false) });
+  const off = await startHttpHarness({ chart: chartRoute(`${parent}/off`, false) });
   try {
     equal((await off.http.request("/chart/test")).status, 404);
     equal(await exists(`${parent}/off`), false);

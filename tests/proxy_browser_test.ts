@@ -345,7 +345,7 @@ Deno.test({
   ignore: !available,
   async fn() {
     const dataDir = await Deno.makeTempDir({ prefix: "chorus-spectator-chart-" });
-    const h = startHttpHarness({
+    const h = await startHttpHarness({
       listen: true,
       chart: (h) =>
         gameChartHandler({

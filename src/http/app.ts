@@ -15,7 +15,7 @@ import { AdminAuth } from "./admin_auth.ts";
 import { limitBody } from "./body_limit.ts";
 import { adminPageRoutes } from "./admin_page.ts";
 import { BASIC_STREAM_RESERVED, builtinRoutesOf } from "./builtin_routes.ts";
-import { type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
+import { clientIp, type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import { HubRenderer } from "./hub.ts";
 import { dispatchPlugins } from "./plugin_routes.ts";
@@ -29,6 +29,7 @@ import { StreamTracker } from "./sse.ts";
 import { spectatorFiles, spectatorRoutes } from "./spectator_page.ts";
 import { SseRegistry } from "./sse_registry.ts";
 import { openLive } from "./ws_live.ts";
+import { WsUpgrades } from "./ws_upgrade.ts";
 
 /** A built HTTP application and its registries. */
 export interface HttpApp {
@@ -85,6 +86,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
     streams,
     tracker: new StreamTracker(options.maxStreams),
     live: new StreamTracker(options.maxLiveViewers),
+    upgrades: new WsUpgrades(server.ctx.clock),
     hub: new HubRenderer(),
     adminAuth: new AdminAuth({ password: config.admin_password, clock: server.ctx.clock }),
     health: deps.health ?? defaultHealth(core),
@@ -107,7 +109,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   profileRRoutes(app, ctx);
   streamRoutes(app, ctx);
   profileSRoutes(app, ctx);
-  app.get("/ws/live", (c) => openLive(c.req.raw, c.env?.ip ?? "unknown", ctx));
+  app.get("/ws/live", (c) => openLive(c.req.raw, clientIp(c.env), ctx));
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
   adminPanelRoutes(app, ctx);

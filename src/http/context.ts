@@ -17,6 +17,7 @@ import type { HubRenderer } from "./hub.ts";
 import type { MetricsSource } from "./routes_metrics.ts";
 import type { RouteRegistry } from "./route_registry.ts";
 import type { StreamTracker } from "./sse.ts";
+import type { WsUpgrades } from "./ws_upgrade.ts";
 import type { SseRegistry } from "./sse_registry.ts";
 
 /** Server version reported in `ready` events. */
@@ -85,6 +86,11 @@ export type HttpEnv = {
   };
 };
 
+/** The client address of a request ("unknown" when called without one, as some in-process callers do). */
+export function clientIp(env: HttpEnv["Bindings"] | undefined): string {
+  return env?.ip ?? "unknown";
+}
+
 /** The resolved context shared by route modules. */
 export interface HttpContext {
   readonly server: GameServer;
@@ -105,6 +111,8 @@ export interface HttpContext {
   readonly health: () => HealthStatus;
   /** Open `/ws/live` viewers. */
   readonly live: StreamTracker;
+  /** WebSocket upgrades routes ask the listener for (with their message limits). */
+  readonly upgrades: WsUpgrades;
 }
 
 /** Defaults of {@link HttpOptions}. */

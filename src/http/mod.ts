@@ -38,3 +38,4 @@ export { HUB_EVENT_NAMES, type HubEvent, hubEvent, type HubEventName } from "./h
 export { decodeLiveEvent, encodeWsCommand, LiveEvent, WsCommand } from "./live_protocol.ts";
 export { type ErrorBody } from "./errors.ts";
 export type { MetricsSource } from "./routes_metrics.ts";
+export { ADMIN_LOGIN_LIMITS } from "./admin_auth.ts";

@@ -45,3 +45,23 @@ Deno.test("bindWithRetry gives up with AddrInUse after the window and rethrows o
   );
   assert.equal(calls, 1);
 });
+
+Deno.test("bindWithRetry awaits an asynchronous bind and retries node's EADDRINUSE", async () => {
+  const clock = new ManualClock();
+  let attempts = 0;
+  const bound = bindWithRetry(async () => {
+    await Promise.resolve();
+    if (++attempts < 3) throw Object.assign(new Error("listen EADDRINUSE"), { code: "EADDRINUSE" });
+    return "listening";
+  }, clock);
+  for (let i = 0; i < 5 && attempts < 3; i++) {
+    for (let j = 0; j < 5; j++) await Promise.resolve();
+    clock.advance(100);
+  }
+  assert.equal(await bound, "listening");
+  assert.equal(attempts, 3);
+  await assert.rejects(
+    bindWithRetry(() => Promise.reject(Object.assign(new Error("EACCES"), { code: "EACCES" })), clock),
+    /EACCES/,
+  );
+});
