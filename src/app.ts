@@ -11,6 +11,7 @@
 
 import { resolve } from "node:path";
 import denoConfig from "../deno.json" with { type: "json" };
+import { gameChartHandler } from "./app_charts.ts";
 import { appReadiness } from "./app_health.ts";
 import { machineAddresses, startupSummary } from "./app_summary.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
@@ -361,6 +362,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       persistence: () => persistence.status(),
       now: () => clock.now(),
     });
+    // `/chart/{id}` for the spectator page (issue 19); the service opens on the first request.
+    const chart = gameChartHandler({ config, upstream, clock, log, server });
     // spec 3 §5.4: the process an update replaced may still hold the port for a moment.
     const httpService = listen
       ? await bindWithRetry(() =>
@@ -371,6 +374,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
           health,
           ops,
           metrics,
+          chart,
         }, listen), clock)
       : null;
     http = httpService;

@@ -4,16 +4,21 @@
  * (e-mail/password login, `/auth/me`, the proxy's room stream and
  * `/ws/live`) and on the game server's own HTTP port (game token login,
  * profile S room stream, its `/ws/live`). Asserts what the page shows:
- * the room list kept live, the players, counters moving, touches drawn, the
- * state changes and the results table; keeps screenshots (desktop and
- * phone) under tests/artifacts/. Needs /usr/bin/chromium; skipped with a
- * printed reason otherwise.
+ * the room list kept live, the players, the chart the room plays drawn under
+ * the touches (judge lines, notes, judgement flashes in their colours, read
+ * from the page's `chorusSpectator.chart` hook and its pixels), counters
+ * moving, touches drawn, the state changes and the results table; keeps
+ * screenshots (desktop and phone) under tests/artifacts/. Needs
+ * /usr/bin/chromium; skipped with a printed reason otherwise.
  */
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { PhiraClient } from "../src/client/mod.ts";
 import type { JudgeEvent, TouchFrame } from "../src/protocol/mod.ts";
-import { DEV_PASSWORD, devEmail, devRecordId, devToken } from "../src/upstream/mod.ts";
+import { gameChartHandler } from "../src/app_charts.ts";
+import { defaultConfig } from "../src/config/mod.ts";
+import { DEV_PASSWORD, devEmail, devRecordId, devToken, Upstream } from "../src/upstream/mod.ts";
+import { memoryLogHub } from "../src/util/log.ts";
 import { waitUntil } from "./support/describe.ts";
 import type { Harness } from "./support/harness.ts";
 import { startHttpHarness } from "./support/http.ts";
@@ -64,8 +69,86 @@ function touches(t0: number, finger: number): TouchFrame[] {
   }));
 }
 
-function judges(t0: number, kinds: JudgeEvent["judgement"][]): JudgeEvent[] {
-  return kinds.map((judgement, i) => ({ time: t0 + i * 0.1, line_id: 0, note_id: i, judgement }));
+/** The chart the scripted round plays: development chart 1 (official JSON; two lines, notes every half second from 2 s). */
+const CHART = 1;
+
+/** A note of the chart as `/chart/{id}.json` has it: its index on its line (the `note_id` of judges) and time. */
+interface ChartNote {
+  line: number;
+  id: number;
+  time: number;
+  kind: string;
+}
+
+/** The notes of line 0 of chart {@link CHART} in time order, read from the server the page uses. */
+async function chartNotes(url: string): Promise<ChartNote[]> {
+  const res = await fetch(`${url}/chart/${CHART}.json`);
+  equal(res.status, 200);
+  const { chart } = await res.json() as { chart: { lines: { notes: { time: number; kind: unknown }[] }[] } };
+  return chart.lines[0]!.notes
+    .map((n, id) => ({ line: 0, id, time: n.time, kind: typeof n.kind === "string" ? n.kind : "Hold" }))
+    .sort((a, b) => a.time - b.time);
+}
+
+/** Judge events for notes `from..` of `notes` (one each, at the note's time), with the given judgements. */
+function judges(notes: ChartNote[], from: number, kinds: JudgeEvent["judgement"][]): JudgeEvent[] {
+  return kinds.map((judgement, i) => {
+    const n = notes[from + i]!;
+    return { time: n.time, line_id: n.line, note_id: n.id, judgement };
+  });
+}
+
+/** What the chart layer drew in the last frame of player `id` (`chorusSpectator.chart.panel`). */
+interface ChartFrame {
+  frames: number;
+  time: number | null;
+  counts: {
+    lines: number;
+    notes: number;
+    effects: number;
+    effectsByClass: Record<string, number>;
+    shown: Record<string, number>;
+  } | null;
+}
+
+function chartFrame(page: Page, id: number): Promise<ChartFrame | null> {
+  return page.evaluate((player) => {
+    // deno-lint-ignore no-explicit-any
+    const hook = (globalThis as any).chorusSpectator.chart;
+    return hook.panel(player);
+  }, id);
+}
+
+/** Polls the chart layer of player `id` until `cond` holds (up to 15 s: the page plays the round in real time). */
+async function untilFrame(page: Page, id: number, cond: (f: ChartFrame) => boolean, what: string): Promise<ChartFrame> {
+  const end = performance.now() + 15_000;
+  for (;;) {
+    const f = await chartFrame(page, id);
+    if (f && cond(f)) return f;
+    if (performance.now() > end) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(f)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The parts of a page's canvas this test reads (Deno's types have no DOM). */
+interface PageCanvas {
+  width: number;
+  height: number;
+  getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+}
+
+/** Pixels of the canvas at `selector` within 10 per channel of `hex` (what the page really painted). */
+function pixelsOf(page: Page, selector: string, hex: string): Promise<number> {
+  return page.locator(selector).evaluate((node, color) => {
+    const canvas = node as unknown as PageCanvas;
+    const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    const want = [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16));
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (want.every((v, k) => Math.abs(data[i + k]! - v) <= 10)) n++;
+    }
+    return n;
+  }, hex);
 }
 
 /** Polls an asynchronous condition (page state) for up to 5 s. */
@@ -95,7 +178,13 @@ async function expectText(page: Page, selector: string, expected: string): Promi
  * The scripted round, with the page already watching room `stage` (Alice
  * the host, Bob in it): chart, ready, play with touches and judges, results.
  */
-async function playRound(page: Page, alice: PhiraClient, bob: PhiraClient, shots: string): Promise<void> {
+async function playRound(
+  page: Page,
+  url: string,
+  alice: PhiraClient,
+  bob: PhiraClient,
+  shots: string,
+): Promise<void> {
   const p100 = '.player[data-player="100"]';
   const p200 = '.player[data-player="200"]';
   await page.locator(p100).waitFor();
@@ -103,24 +192,32 @@ async function playRound(page: Page, alice: PhiraClient, bob: PhiraClient, shots
   equal(await text(page, `${p100} .player-name`), "Alice");
   equal(await text(page, `${p200} .player-name`), "Bob");
 
-  await alice.selectChart(1);
+  await alice.selectChart(CHART);
+  // The game server serves the charts its rooms selected (the proxy any chart).
+  const notes = await chartNotes(url);
   await alice.requestStart();
   await bob.ready();
-  // The page readies its spectator session by itself, so the round starts.
+  // The page readies its spectator session by itself (once it has the chart), so the round starts.
   await alice.waitFor("ChangeState", (e) => e.state.type === "Playing");
   await expectText(page, "#round-state", "playing");
+  await until(() => page.evaluate("chorusSpectator.chart.state === 'ready'"), "the chart loaded");
+  equal(await page.evaluate("chorusSpectator.chart.name"), "Dev Tutorial");
+  equal(await page.evaluate("chorusSpectator.chart.id"), CHART);
 
-  alice.touches(touches(0, 0));
-  bob.touches(touches(0, 2));
-  alice.judges(judges(0.2, ["Perfect", "Perfect", "Good", "Perfect"]));
-  bob.judges(judges(0.2, ["Perfect", "Miss", "Bad"]));
+  // The players are half a second before the chart's first notes; the page plays their frames back from there,
+  // about a second behind, so the notes come down to their lines while the test watches.
+  const t0 = notes[0]!.time - 0.5;
+  alice.touches(touches(t0, 0));
+  bob.touches(touches(t0, 2));
+  alice.judges(judges(notes, 0, ["Perfect", "Perfect", "Good", "Perfect"]));
+  bob.judges(judges(notes, 0, ["Perfect", "Miss", "Bad"]));
   await expectText(page, `${p100} dd.perfect`, "3");
   await expectText(page, `${p100} dd.combo`, "4");
   await expectText(page, `${p200} dd.miss`, "1");
   await expectText(page, `${p200} dd.combo`, "0");
   // Counters keep moving as more judgements arrive.
-  alice.touches(touches(1, 0));
-  alice.judges(judges(1.2, ["Perfect", "Miss", "Perfect"]));
+  alice.touches(touches(t0 + 1, 0));
+  alice.judges(judges(notes, 4, ["Perfect", "Miss", "Perfect"]));
   await expectText(page, `${p100} dd.perfect`, "5");
   await expectText(page, `${p100} dd.combo`, "1");
   await expectText(page, `${p100} dd.max-combo`, "5");
@@ -129,7 +226,28 @@ async function playRound(page: Page, alice: PhiraClient, bob: PhiraClient, shots
   const canvas = page.locator(`${p100} canvas.playfield`);
   await until(async () => Number(await canvas.getAttribute("data-touches")) === 48, "touches received");
   await until(async () => Number(await canvas.getAttribute("data-drawn") ?? 0) > 0, "touches drawn");
+
+  // The chart under the touches: both lines, notes coming down, and judgement flashes once the judged notes' times
+  // come on the player's clock.
+  const approaching = await untilFrame(page, 100, (f) => (f.counts?.notes ?? 0) > 0, "notes drawn");
+  equal(approaching.counts!.lines, 2, "both judge lines drawn");
+  ok(approaching.time! < notes[0]!.time + 0.5, `the page starts before the first notes (${approaching.time})`);
+  await untilFrame(page, 100, (f) => (f.counts?.effects ?? 0) > 0 && f.counts!.notes > 0, "a judgement flash");
   await screenshot(page, `${shots}_playing.png`);
+  await canvas.screenshot({ path: new URL(`${shots}_chart.png`, ARTIFACTS).pathname });
+  // Bob's bad, in the bad colour, on his canvas while it flashes.
+  const bad = await untilFrame(page, 200, (f) => (f.counts?.effectsByClass.bad ?? 0) > 0, "Bob's bad flash");
+  deepEqual(bad.counts!.shown, { perfect: 1, good: 0, bad: 1, miss: 1 });
+  // Shown at its time on Bob's clock, not when it arrived: the flash lasts half a second from the note's time.
+  ok(
+    bad.time! >= notes[2]!.time && bad.time! < notes[2]!.time + 0.5,
+    `bad flash at ${bad.time}, note ${notes[2]!.time}`,
+  );
+  ok(await pixelsOf(page, `${p200} canvas.playfield`, "#f29b72") > 0, "the bad colour is painted");
+  // Everything Alice's judges said, shown at their times, by colour.
+  const all = await untilFrame(page, 100, (f) => (f.counts?.shown.perfect ?? 0) === 5, "Alice's judgements shown");
+  deepEqual(all.counts!.shown, { perfect: 5, good: 1, bad: 0, miss: 1 });
+  ok(all.time! >= notes[6]!.time, `the player's clock reached the last judged note (${all.time})`);
 
   await alice.played(devRecordId(100, 1));
   await expectText(page, `${p100} .score`, "1,000,000");
@@ -196,7 +314,7 @@ Deno.test({
       await page.locator('#rooms tr[data-room="stage"] button').click();
       await page.locator("#watch").waitFor({ state: "visible" });
       await expectText(page, "#watch-status", "Watching live.");
-      await playRound(page, alice, bob, "proxy_spectator");
+      await playRound(page, h.url, alice, bob, "proxy_spectator");
       await screenshot(page, "proxy_spectator_results.png");
 
       // Readable on a phone: no sideways scrolling of the page itself.
@@ -226,7 +344,18 @@ Deno.test({
   name: "spectator page on the game server's HTTP port: token login, room list, watch a round",
   ignore: !available,
   async fn() {
-    const h = await startHttpHarness({ listen: true });
+    const dataDir = await Deno.makeTempDir({ prefix: "chorus-spectator-chart-" });
+    const h = await startHttpHarness({
+      listen: true,
+      chart: (h) =>
+        gameChartHandler({
+          config: { ...defaultConfig(), data_dir: dataDir },
+          upstream: new Upstream({ baseUrl: "http://dev.upstream", fetch: h.dev.fetch, clock: h.clock }),
+          clock: h.clock,
+          log: memoryLogHub("error").logger(),
+          server: h.server,
+        }),
+    });
     let browser: Browser | null = null;
     try {
       const alice = await h.login(100);
@@ -244,11 +373,12 @@ Deno.test({
       await checkLobby(page, h);
       await page.locator('#rooms tr[data-room="stage"] button').click();
       await expectText(page, "#watch-status", "Watching live.");
-      await playRound(page, alice, bob, "server_spectator");
+      await playRound(page, h.url, alice, bob, "server_spectator");
       equal(errors.length, 0, errors.join("\n"));
     } finally {
       await browser?.close();
       await h.close();
+      await Deno.remove(dataDir, { recursive: true });
     }
   },
 });

@@ -60,3 +60,9 @@ export {
   DEFAULT_MAX_QUEUED_BUILDS,
   errorResponse,
 } from "./build/service.ts";
+export {
+  type ChartRequestHandler,
+  type ChartRouteHandler,
+  lazyChartHandler,
+  type LazyChartOptions,
+} from "./build/lazy.ts";

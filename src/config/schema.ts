@@ -182,6 +182,14 @@ export const ConfigSchema = z.object({
     port().nullable().default(null),
     "Extra HTTP port that trusts X-Forwarded-For; null = off.",
   ),
+  chart_service: key(
+    bool().default(true),
+    "Serve /chart/{id} on the HTTP port for the spectator page (charts some room selected), cached in data_dir.",
+  ),
+  chart_cache_max_mb: key(
+    intIn(16, 1_048_576).default(1024),
+    "Disk for built charts (MB); least recently used go first.",
+  ),
   proxy_allow_cidr: key(list(cidr()).default([]), "CIDRs allowed to send a PROXY protocol header."),
   monitors: key(list(i32()).default([2]), "Game user ids allowed to spectate."),
   admin_game_ids: key(list(i32()).default([]), "Game user ids with in-game admin console rights."),

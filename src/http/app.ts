@@ -113,6 +113,14 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
   adminPanelRoutes(app, ctx);
+  if (deps.chart) {
+    const chart = deps.chart;
+    app.all(
+      "/chart/*",
+      (c) =>
+        c.req.method === "GET" || c.req.method === "HEAD" ? chart(c.req.raw) : jsonError(405, "method not allowed"),
+    );
+  }
   spectatorRoutes(app, spectatorFiles(log));
   // The admin panel's namespace is the host's: anything else under /admin is not found, never a plugin's.
   app.get("/admin/*", (c) => jsonError(404, `route not found: ${c.req.path}`));

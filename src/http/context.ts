@@ -72,6 +72,8 @@ export interface HttpDeps {
   readonly ops?: ServerOps;
   /** Prometheus metrics for `GET /metrics`; the route is absent without them. */
   readonly metrics?: MetricsSource;
+  /** `GET /chart/{id}[.json]` (the chart service, `src/app_charts.ts`); absent: no `/chart/*` routes. */
+  readonly chart?: ((req: Request) => Promise<Response>) | null | undefined;
 }
 
 /** Hono environment: the client address as the listener resolved it. */

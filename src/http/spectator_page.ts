@@ -24,7 +24,14 @@ export const SPECTATOR_FILES: Readonly<Record<string, string>> = {
   "player_stats.js": "text/javascript; charset=utf-8",
   "live_view.js": "text/javascript; charset=utf-8",
   "watch.js": "text/javascript; charset=utf-8",
+  "chart_layer.js": "text/javascript; charset=utf-8",
+  "chart_plan.js": "text/javascript; charset=utf-8",
+  "chart_source.js": "text/javascript; charset=utf-8",
+  "chart_model.js": "text/javascript; charset=utf-8",
 };
+
+/** Files of the page kept elsewhere in `static/` (shared with the server), by their path from the page's folder. */
+export const SPECTATOR_SHARED_FILES: Readonly<Record<string, string>> = { "chart_model.js": "../chart/chart_model.js" };
 
 /** Headers of every page response. */
 export const SPECTATOR_SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -51,7 +58,7 @@ export function spectatorFiles(log: Logger, dir: URL = SPECTATOR_DIR): Spectator
     let body = cache.get(name);
     if (!body) {
       try {
-        body = await Deno.readFile(new URL(name, dir));
+        body = await Deno.readFile(new URL(SPECTATOR_SHARED_FILES[name] ?? name, dir));
       } catch (error) {
         log.error("spectator page file missing", { file: name, error: String(error) });
         return jsonError(500, "spectator page files are missing");

@@ -1,10 +1,11 @@
 // Chorus spectator: log in, follow the room list live, watch a room's round
-// over `/ws/live` — a panel per player with touches on a canvas, judgement
-// counters, combo and accuracy, the round's state changes, the results at
+// over `/ws/live` — a panel per player with the chart and their touches on a
+// canvas, judgement counters, combo and accuracy, the round's state changes, the results at
 // the end. Served by the monitor proxy and by the game server's HTTP port.
 // All text from the server goes through textContent.
 
 import * as api from "./api.js";
+import { installChartLayer } from "./chart_layer.js";
 import { LiveView } from "./live_view.js";
 import { RoomList, RoomStream } from "./room_list.js";
 import { Watch } from "./watch.js";
@@ -18,8 +19,10 @@ let session = null;
 let stream = null;
 let watch = null;
 
-/** Exposed for extensions (a chart layer registers itself with `chorusSpectator.view.addLayer`). */
+/** Exposed for extensions (layers register with `chorusSpectator.view.addLayer`) and tests (`chorusSpectator.chart`). */
 globalThis.chorusSpectator = { view, rooms, readyGates: [] };
+// The chart under the touches: `/chart/{id}.json` of the same server (monitor proxy or game server).
+const charts = installChartLayer(globalThis.chorusSpectator, { url: (id) => api.apiUrl(base, `/chart/${id}.json`) });
 
 function el(tag, text, className) {
   const node = document.createElement(tag);
@@ -207,6 +210,8 @@ function startWatching(room) {
     readyGates: globalThis.chorusSpectator.readyGates,
     sessionValid: () => (session?.kind === "password" ? checkSession() : Promise.resolve(session !== null)),
     refused: (reason) => logout(`The server refused to let this account spectate: ${reason}`),
+    onChart: (id) => void charts.select(id),
+    roomChart: () => rooms.rooms.get(room)?.chart ?? null,
   });
 }
 

@@ -9,9 +9,10 @@
 //
 // `view` describes the playfield of this frame: `width`/`height` in device
 // pixels, `time` = the player's game time shown now (seconds into the chart),
-// and `toCanvas(x, y)` from the game's normalized coordinates to pixels. So a
-// chart layer (notes and judge lines from `/chart/{id}.json`) slots in under
-// the touches and stays in step with them.
+// and `toCanvas(x, y)` from the game's normalized coordinates to pixels. The
+// chart layer (`chart_layer.js`: judge lines and notes from
+// `/chart/{id}.json`) slots in under the touches and stays in step with them;
+// a layer with `addJudges(judges)` also gets the player's judge events.
 //
 // Time: the game client sends touches in batches (about one a second), each
 // frame stamped with the chart time. A panel plays them back in order, a
@@ -29,7 +30,10 @@ const MAX_POINTS = 512;
 /** Playfield aspect ratio (width / height). */
 const ASPECT = 16 / 9;
 
-/** Maps game coordinates (x in -1..1 left to right, y in -1/aspect..1/aspect top to bottom) to canvas pixels. */
+/**
+ * Maps game coordinates (x in -1..1 left to right, y in -1/aspect..1/aspect top to bottom: Phira's touch space) to
+ * canvas pixels. The chart layer maps the chart's own units (y up) to the same pixels (`chart_plan.js`).
+ */
 export function playfield(width, height) {
   return {
     width,
@@ -51,10 +55,13 @@ export class TouchLayer {
     this.points = [];
   }
 
-  /** Adds received frames (`{time, points: [{finger, x, y}]}`). */
+  /**
+   * Adds received frames (`{time, points: [{finger, x, y}]}`). The game sends y (down) multiplied by the aspect
+   * ratio, from -1 to 1 (Phira: `CompactPos::new(x, y * aspect_ratio)`); it is kept in the playfield's units.
+   */
   add(frames) {
     for (const frame of frames) {
-      for (const p of frame.points) this.points.push({ time: frame.time, finger: p.finger, x: p.x, y: p.y });
+      for (const p of frame.points) this.points.push({ time: frame.time, finger: p.finger, x: p.x, y: p.y / ASPECT });
     }
     if (this.points.length > MAX_POINTS) this.points.splice(0, this.points.length - MAX_POINTS);
   }
@@ -170,12 +177,13 @@ export class PlayerPanel {
     for (const f of frames) this.#seen(f.time);
   }
 
-  /** Received judge events. */
+  /** Received judge events (also handed to layers that show them, such as the chart). */
   addJudges(judges) {
     for (const j of judges) {
       this.stats.add(j.judgement);
       this.#seen(j.time);
     }
+    for (const layer of this.layers) layer.addJudges?.(judges);
     this.render();
   }
 

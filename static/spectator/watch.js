@@ -17,8 +17,11 @@ function el(tag, text, className) {
 
 /**
  * One watched room over `/ws/live`, reconnecting while it is wanted.
- * `ctx`: `url()` of the WebSocket, the `view`, `readyGates`, `sessionValid()`
- * (false ends watching: the page is back at the login) and `refused(reason)`.
+ * `ctx`: `url()` of the WebSocket, the `view`, `readyGates` (called with the
+ * room and its chart id), `sessionValid()` (false ends watching: the page is
+ * back at the login), `refused(reason)`, and optionally `onChart(id)` (the
+ * room's chart became known or changed) and `roomChart()` (the room list's
+ * chart of this room, for joins during a round).
  */
 export class Watch {
   constructor(room, ctx) {
@@ -31,6 +34,8 @@ export class Watch {
     this.joined = false;
     this.names = new Map();
     this.results = new Map();
+    /** The room's chart id, once known (room state, `SelectChart`, or the room list). */
+    this.chart = null;
     this.connect();
   }
 
@@ -98,6 +103,11 @@ export class Watch {
         this.backoff = 1000;
         setWatchStatus("Watching live.");
         for (const user of event.result.value.users) this.addUser(user);
+        {
+          // Joined outside chart selection: the room list knows the chart being played.
+          const state = event.result.value.state;
+          this.setChart(state.type === "SelectChart" ? state.chart : this.ctx.roomChart?.() ?? null);
+        }
         this.state(event.result.value.state, false);
         return;
       case "UserJoin":
@@ -134,7 +144,15 @@ export class Watch {
     return this.names.get(id) ?? (id === 0 ? "Server" : `#${id}`);
   }
 
+  /** The room's chart is `id` (null: unknown, nothing changes). */
+  setChart(id) {
+    if (id === null || id === undefined) return;
+    this.chart = id;
+    this.ctx.onChart?.(id);
+  }
+
   async state(state, changed) {
+    if (state.type === "SelectChart") this.setChart(state.chart);
     const text = state.type === "SelectChart"
       ? "choosing a chart"
       : state.type === "WaitingForReady"
@@ -146,7 +164,7 @@ export class Watch {
     if (state.type === "WaitingForReady") {
       // Spectators must be ready too or the round cannot start; a chart layer may first load the chart.
       await Promise.race([
-        Promise.allSettled(this.ctx.readyGates.map((gate) => gate(this.room))),
+        Promise.allSettled(this.ctx.readyGates.map((gate) => gate(this.room, this.chart ?? this.ctx.roomChart?.()))),
         new Promise((resolve) => setTimeout(resolve, 5000)),
       ]);
       this.send(encodeReady());
@@ -187,6 +205,7 @@ export class Watch {
         this.ctx.view.remove(m.user);
         return logLine(`${m.name} left.`);
       case "SelectChart":
+        this.setChart(m.id);
         return logLine(`${this.name(m.user)} chose chart ${m.name} (#${m.id}).`);
       case "GameStart":
         return logLine(`${this.name(m.user)} started the game.`);

@@ -7,7 +7,14 @@
  */
 
 import { type Config, defaultConfig } from "../../src/config/mod.ts";
-import { createHttpApp, type HttpApp, type HttpOptions, type HttpService, startHttp } from "../../src/http/mod.ts";
+import {
+  createHttpApp,
+  type HttpApp,
+  type HttpDeps,
+  type HttpOptions,
+  type HttpService,
+  startHttp,
+} from "../../src/http/mod.ts";
 import type { HealthStatus } from "../../src/http/mod.ts";
 import { type Harness, type HarnessOptions, settle, startHarness } from "./harness.ts";
 
@@ -33,6 +40,8 @@ export interface HttpHarnessOptions extends HarnessOptions {
   trusted?: boolean;
   health?: () => HealthStatus;
   httpConfig?: Partial<Config>;
+  /** The `/chart/*` handler, built on the harness (none by default). */
+  chart?: (h: Harness) => HttpDeps["chart"];
 }
 
 /** Starts the game-server harness and the HTTP app on it. */
@@ -44,6 +53,7 @@ export async function startHttpHarness(o: HttpHarnessOptions = {}): Promise<Http
     config,
     options: o.http ?? {},
     ...(o.health ? { health: o.health } : {}),
+    ...(o.chart ? { chart: o.chart(h) } : {}),
   };
   let service: HttpService | null = null;
   let http: HttpApp;
