@@ -9,20 +9,26 @@
  * @module
  */
 
+import { resolve } from "node:path";
+import denoConfig from "../deno.json" with { type: "json" };
 import { appReadiness } from "./app_health.ts";
+import { machineAddresses, startupSummary } from "./app_summary.ts";
 import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
-import { loadConfig, type LoadedConfig } from "./config/mod.ts";
-import { EventBus } from "./events/mod.ts";
-import { listenOptionsOf, startHttp } from "./http/mod.ts";
+import { loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
+import { EventBus, logRoomEvents } from "./events/mod.ts";
+import { adminPasswordProblem, listenOptionsOf, startHttp } from "./http/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
 import {
   type ChartDurationResolver,
+  type ConsoleRunner,
   GameServer,
+  inGameConsole,
   type PlaytimeSource,
+  restoreRoom,
   roomFromSnapshot,
   snapshotOf,
   snapshotProblem,
@@ -31,8 +37,11 @@ import { type OpenUdsHandle, PendingApprovals, startOpenUds } from "./uds/mod.ts
 import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
 import { Deadline } from "./util/deadline.ts";
-import { type Logger, LogHub } from "./util/log.ts";
+import { type Logger, LogHub, type LogRecord } from "./util/log.ts";
 import { systemRandom } from "./util/random.ts";
+
+/** The server's version (deno.json). */
+const VERSION: string = denoConfig.version;
 
 /** Time of the shutdown budget kept for stopping the store (its final flush). */
 const STORE_STOP_RESERVE_MS = 2000;
@@ -41,6 +50,8 @@ const STORE_STOP_RESERVE_MS = 2000;
 export interface App {
   readonly server: GameServer;
   readonly logs: LogHub;
+  /** The console's command runner (what the in-game console and OpenUDS `cli.execute` run). */
+  readonly cli: ConsoleRunner;
   /** Durable store and journal (issue 5); open once `ready` resolves. */
   readonly persistence: Persistence;
   /** Resolves once everything listens; rejects when startup fails closed. */
@@ -66,6 +77,8 @@ export interface StartOptions {
    * value as a change needing a restart.
    */
   adjust?: (loaded: LoadedConfig) => LoadedConfig;
+  /** Where log lines go instead of stdout (tests that provoke errors on purpose check `logs.history()`). */
+  logSink?: (line: string, record: LogRecord) => void;
 }
 
 /** The playtime of the durable store, in the server's terms (seconds). */
@@ -131,7 +144,7 @@ async function restoreRooms(
       log.error(message);
       continue;
     }
-    server.core.restoreRoom(roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
+    restoreRoom(server.core, roomFromSnapshot(row.payload as Parameters<typeof roomFromSnapshot>[0]));
     restored++;
   }
   if (restored) log.info("persistent rooms restored", { rooms: restored });
@@ -144,11 +157,16 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const { config } = loaded;
   const clock = options.clock ?? new SystemClock();
   const sink = new ConsoleLogSink();
-  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: sink.write });
+  const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: options.logSink ?? sink.write });
   const log = logs.logger();
   for (const warning of loaded.warnings) log.warn(warning);
+  // Development: what Production would refuse is expected here; one line, the details in check-config.
+  const production = productionSummary(loaded.production ?? []);
+  if (production) log.info(production);
   const upstream = new Upstream({ baseUrl: config.game_api_endpoint, clock });
   const bus = new EventBus(() => clock.now(), { log });
+  // Room lifecycle lines for the companion room service, which follows this log (spec 2 §4.4).
+  const stopRoomLog = logRoomEvents(bus, log);
   const persistence = new Persistence({ config, clock, log, bus });
   const server = new GameServer({
     config,
@@ -198,10 +216,12 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     signal: benchmarkStop.signal,
   });
   const registry = createRegistry(ops);
-  server.core.cli = registry;
+  // The in-game console (spec 3 §4.2) is a link of the command pipeline, attached from outside the core.
+  server.commands.use(inGameConsole(registry));
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
+  let accounts: { close(): Promise<void> } | null = null;
   const ready = (async () => {
     await persistence.open();
     await persistence.attachCore(server.core);
@@ -226,14 +246,20 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       persistence: () => persistence.status(),
       now: () => clock.now(),
     });
-    if (listen) {
-      http = startHttp({
+    const httpService = listen
+      ? startHttp({
         server,
         config,
         options: { corsOrigins: config.http_cors_origins },
         health,
         ops,
-      }, listen);
+      }, listen)
+      : null;
+    http = httpService;
+    // The account backend mounted in this process (spec 2 §1.1), loaded only when switched on.
+    if (config.accounts.enabled) {
+      const { mountAccounts } = await import("./accounts/mount.ts");
+      accounts = await mountAccounts({ config, server, bus, upstream, clock, log });
     }
     if (config.openuds.enabled && Deno.build.os !== "windows") {
       // The server works without the local socket: a failure is logged, not fatal.
@@ -242,6 +268,21 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         return null;
       });
     }
+    const problem = adminPasswordProblem(config.admin_password);
+    for (
+      const line of startupSummary({
+        config,
+        version: VERSION,
+        pid: Deno.pid,
+        gamePort: addr.port,
+        httpPort: httpService?.port ?? null,
+        adminProblem: problem,
+        adminPasswordSet: (config.admin_password ?? "") !== "",
+        dataDir: resolve(config.data_dir),
+        configFile: loaded.file,
+        addresses: machineAddresses(),
+      })
+    ) log.info(line);
     if ((options.console ?? true) && config.cli_enabled) {
       terminal = startConsole({ registry, tui: options.tui ?? false, logs, logSink: sink, log });
     }
@@ -250,6 +291,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   return {
     server,
     logs,
+    cli: registry,
     persistence,
     ready,
     stopRequested,
@@ -265,13 +307,14 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       // Before anything closes: the benchmark's cleanup needs the server, its report the journal.
       benchmarkStop.abort();
       await step("benchmark", benchmarks.idle());
-      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close()]));
+      await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close()]));
       // The game server may use what is left but a reserve, so that the
       // store's final flush still fits in the budget.
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);
       await step("game server", server.shutdown({ budgetMs: Math.max(0, deadline.remaining() - reserve) }));
       registry.close();
       closeOps(ops);
+      stopRoomLog();
       await step("persistence", persistence.stop());
     },
   };

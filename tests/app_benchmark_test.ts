@@ -15,7 +15,7 @@ const dirs = dataDirs();
 
 /** The app's command registry (the server holds it as its in-game console runner). */
 function consoleOf(app: App): ConsoleRegistry {
-  return app.server.core.cli as unknown as ConsoleRegistry;
+  return app.cli as unknown as ConsoleRegistry;
 }
 
 function leftovers(app: App): { rooms: string[]; users: number[] } {

@@ -412,7 +412,7 @@ Deno.test("console welcome-config shows the configuration, placeholders and a pr
     "welcome: enabled, [time] not shown",
     "  en-US:",
     "    Hi [user_name] on [server_name]",
-    "placeholders: [user_name] [user_id] [player-count] [players] [server_name] [time] [playtime] [playtime <id>] [top_playtime] [active_rooms]",
+    "placeholders: [user_name] [user_id] [player-count] [players] [players-online] [server_name] [time] [playtime] [playtime <id>] [top_playtime] [active_rooms]",
     "preview (en-US, user Example(0)):",
     "  Hi Example on Chorus",
   ]);

@@ -10,10 +10,9 @@ import type { CommandOutcome } from "../src/console/registry.ts";
 import { loadConfig } from "../src/config/mod.ts";
 import { serveDevApi, type Upstream } from "../src/upstream/mod.ts";
 import { withDevUpstream } from "../src/upstream/dev_command.ts";
-import { freePort, watchOutput } from "./support/child_server.ts";
+import { freePort, mainArgs, watchOutput } from "./support/child_server.ts";
 import { dataDirs } from "./support/persistence_stack.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 /** The user's own endpoint, which dev overrides (never contacted). */
 const USER_ENDPOINT = "https://api.example.invalid";
 
@@ -36,7 +35,7 @@ function configYaml(o: { port: number; dataDir: string; serverName: string; logL
 
 /** Runs a console command on the app's registry. */
 function run(app: App, line: string): Promise<CommandOutcome> {
-  const registry = app.server.core.cli as unknown as {
+  const registry = app.cli as unknown as {
     run(line: string, actor: { kind: "console" }): Promise<CommandOutcome>;
   };
   return registry.run(line, { kind: "console" });
@@ -116,7 +115,7 @@ Deno.test("main.ts dev: config reload of an unchanged file with its own game_api
   const dataDir = await dirs.fresh();
   await Deno.writeTextFile(file, configYaml({ port, dataDir, serverName: "Before", logLevel: "info" }));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "dev", "--config", file, "--dev-upstream-port", "0"],
+    args: mainArgs("dev", "--config", file, "--dev-upstream-port", "0"),
     env: { NO_COLOR: "1" },
     stdin: "piped",
     stdout: "piped",

@@ -187,3 +187,48 @@ Deno.test("http /api/rooms/listen can be provided by a plugin; a throwing transl
     await h.close();
   }
 });
+
+Deno.test("http plugin SSE stream: an asynchronous translate keeps the order; a stuck or failing one skips its event", async () => {
+  const h = startHttpHarness();
+  try {
+    let releaseSlow!: () => void;
+    const slowDone = new Promise<void>((resolve) => (releaseSlow = resolve));
+    let calls = 0;
+    h.http.streams.register({
+      path: "/api/plugin/async",
+      events: ["create_room"],
+      owner: "remote-plugin",
+      // As a plugin in another process answers: later, and not in the order asked.
+      translate: async ({ event_type, data }) => {
+        calls++;
+        if (data.room === "slow") await slowDone;
+        if (data.room === "stuck") await new Promise(() => {});
+        if (data.room === "broken") throw new Error("plugin crashed");
+        return { event: `remote_${event_type}`, data: { room: data.room } };
+      },
+    });
+    const sse = new SseReader((await h.http.request("/api/plugin/async")).body!);
+    deepEqual(await sse.next(), { event: "ready", data: { stream: "api/plugin/async", version: "0.1.0" } });
+    await (await h.login(100)).createRoom("slow");
+    await (await h.login(200)).createRoom("fast");
+    const first = sse.next();
+    releaseSlow();
+    deepEqual(await first, { event: "remote_create_room", data: { room: "slow" } });
+    deepEqual(
+      await sse.next(),
+      { event: "remote_create_room", data: { room: "fast" } },
+      "the fast one waited its turn",
+    );
+    await (await h.login(300)).createRoom("stuck");
+    await (await h.login(400)).createRoom("broken");
+    await (await h.login(500)).createRoom("after");
+    const next = sse.next();
+    while (calls < 3) await new Promise((resolve) => setTimeout(resolve, 0));
+    await h.advance(2000); // the stuck translation times out: its event is skipped, the stream goes on
+    deepEqual(await next, { event: "remote_create_room", data: { room: "after" } });
+    equal(calls, 5);
+    await sse.cancel();
+  } finally {
+    await h.close();
+  }
+});

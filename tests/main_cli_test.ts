@@ -6,8 +6,7 @@
  * temporary directory with a clean environment.
  */
 import { equal, match, ok } from "node:assert/strict";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { mainArgs, type MainTask } from "./support/child_server.ts";
 
 /** Runs `main.ts <args>` in `cwd` with only `env` (plus what Deno needs) in its environment. */
 async function run(cwd: string, args: string[], env: Record<string, string> = {}) {
@@ -17,7 +16,7 @@ async function run(cwd: string, args: string[], env: Record<string, string> = {}
     if (value !== undefined) keep[name] = value;
   }
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: mainArgs(args[0] as MainTask, ...args.slice(1)),
     cwd,
     env: { ...keep, NO_COLOR: "1", ...env },
     clearEnv: true,
@@ -64,6 +63,30 @@ Deno.test("check-config: flag, environment and file mistakes are explained; secr
       equal(lines.length, 2, r.stderr);
       match(lines[0]!, /^! Unknown configuration key "colour" \(from file .*bad\.yml line 2\) is ignored$/);
       match(lines[1]!, /^Invalid configuration: port = "x" \(from file .*bad\.yml line 1\): expected an integer/);
+    });
+
+    await t.step(
+      "a misspelled secret in the file: exit 3 naming the key meant; a misspelled variable: a hint",
+      async () => {
+        await Deno.writeTextFile(`${dir}/typo.yml`, "admin_pasword: correct-horse-battery\n");
+        const r = await run(dir, ["check-config", "--config", "typo.yml"], { PM_PROT: "5" });
+        equal(r.code, 3);
+        const lines = r.stderr.trim().split("\n");
+        equal(lines.length, 2, r.stderr);
+        equal(lines[0], "! Unknown environment variable PM_PROT is ignored; did you mean PM_PORT?");
+        match(
+          lines[1]!,
+          /^Invalid configuration: Unknown configuration key "admin_pasword" \(from file .*typo\.yml line 1\): did you mean admin_password\? A misspelled secret would leave admin_password unset, so the server does not start/,
+        );
+        ok(!r.stderr.includes("correct-horse"), "the value is never shown");
+      },
+    );
+
+    await t.step("a file that does not parse: only the parse error, no unrelated warnings", async () => {
+      await Deno.writeTextFile(`${dir}/broken.yml`, "port: [1\n");
+      const r = await run(dir, ["check-config", "--config", "broken.yml"], { PM_PROFILE: "Staging" });
+      equal(r.code, 3);
+      match(r.stderr.trim(), /^Invalid configuration: cannot parse broken\.yml line \d+ column \d+: [^\n]+$/);
     });
 
     await t.step("the normal output masks secrets and names their source", async () => {

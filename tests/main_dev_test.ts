@@ -8,14 +8,12 @@
 import { equal, match, notEqual, ok } from "node:assert/strict";
 import { connect } from "../src/client/mod.ts";
 import { devToken } from "../src/upstream/mod.ts";
-import { freePort, spawnServer } from "./support/child_server.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { freePort, mainArgs, type MainTask, spawnServer } from "./support/child_server.ts";
 
 /** Runs `main.ts <args>` to completion with stdin at end of file. */
 async function run(args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
+    args: mainArgs(args[0] as MainTask, ...args.slice(1)),
     env: { NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
@@ -44,6 +42,9 @@ Deno.test("dev --dev-upstream-port 0: free port, logged endpoint, warning for an
     ok(printed, server.lines.join("\n"));
     const [, url, upstreamPort] = printed;
     notEqual(Number(upstreamPort), 12380, "port 0 lets the OS choose");
+    // The guide to the test data: which charts exist, how record ids map to players and scores.
+    ok(server.lines.some((l) => l.startsWith("  charts: every id 1..999999 exists")), server.lines.join("\n"));
+    ok(server.lines.some((l) => l.startsWith("  records: id = player × 1000 + n is play n")));
     ok(
       server.lines.some((l) =>
         /\binfo\b/i.test(l) && l.includes(`game API endpoint is the development upstream ${url}`)

@@ -162,7 +162,7 @@ Deno.test("UserVisit goes to the room monitor only: a second key holder is refus
   deepEqual(second.received.filter((m) => m.type === "UserVisit"), []);
   // Once the room monitor is gone, logins are not queued for a later one.
   await rm.close();
-  await waitUntil(() => !h.server.core.roomMonitor?.open, "room monitor closed");
+  await waitUntil(() => !h.server.roomMonitor.session, "room monitor closed");
   await h.login(200);
   const next = await h.connect();
   await next.roomMonitorAuthenticate(key);

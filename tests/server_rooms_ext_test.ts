@@ -5,7 +5,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { assertRejectsWithReason } from "../src/client/mod.ts";
-import { Admin } from "../src/server/mod.ts";
+import { Admin, inGameConsole } from "../src/server/mod.ts";
 import { expectLog, log, mark, waitUntil } from "./support/describe.ts";
 import { devToken, startHarness } from "./support/harness.ts";
 
@@ -225,14 +225,14 @@ Deno.test("force-move moves the membership and the client's reconnect receives t
 Deno.test("in-game console: admins run commands through room names, others create rooms", async () => {
   const h = startHarness({ config: { ...QUIET, admin_game_ids: [100] } });
   const seen: string[] = [];
-  h.server.core.cli = {
+  h.server.commands.use(inGameConsole({
     execute: (line, actor) => {
       seen.push(`${actor.userId}:${line}`);
       return Promise.resolve(
         line === "boom" ? Promise.reject(new Error("no such command")) : [`ran ${line}`, "second line"],
       );
     },
-  };
+  }));
   const admin = await h.login(100);
   await assertRejectsWithReason(admin.createRoom("_room_info_my__room"), "admin CLI command executed");
   await assertRejectsWithReason(admin.createRoom("_broadcast_all_hi--"), "admin CLI command held");

@@ -33,6 +33,22 @@ Deno.test("the built-in welcome is localized and lists joinable rooms only", asy
   await h.close();
 });
 
+Deno.test("the built-in welcome says 1 player online (singular), then 2 players online", async () => {
+  const h = startHarness({ config: { ...ON(), server_name: "Test Server", heartbeat_timeout: 86_400 } });
+  const first = (c: { received: readonly unknown[] }) =>
+    c.received.map((m) => {
+      const cmd = m as { type: string; message?: { type: string; content?: string } };
+      return cmd.type === "Message" && cmd.message?.type === "Chat" ? cmd.message.content : null;
+    }).find((text) => text?.startsWith("Welcome"));
+  const alice = await h.login(100);
+  await waitUntil(() => first(alice) !== undefined);
+  equal(first(alice), "Welcome to Test Server, Alice! 1 player online.");
+  const bob = await h.login(200);
+  await waitUntil(() => first(bob) !== undefined);
+  equal(first(bob), "Welcome to Test Server, Bob! 2 players online.");
+  await h.close();
+});
+
 Deno.test("configured lines per language with playtime placeholders", async () => {
   const h = startHarness({
     config: {

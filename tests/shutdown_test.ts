@@ -11,6 +11,7 @@ import { equal, ok } from "node:assert/strict";
 import { connect } from "../src/client/mod.ts";
 import { createDevApi, devToken } from "../src/upstream/mod.ts";
 import { freePort, spawnServer } from "./support/child_server.ts";
+import { welcomeDone } from "./support/welcome.ts";
 
 const TIMEOUT_SECS = 4;
 
@@ -72,6 +73,8 @@ Deno.test("SIGTERM: notice, pending upstream reply, close, exit 0 within gracefu
     const bob = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });
     await bob.authenticate(devToken(200, "zh-CN"));
     await bob.createRoom("stuck");
+    // The welcome is system chat too, and may still be arriving: wait it out, or it could pass for the notice.
+    await Promise.all([welcomeDone(alice), welcomeDone(bob, "zh-CN")]);
     const isNotice = (m: { user: number }) => m.user === 0;
     const notice = alice.waitForMessage("Chat", isNotice, 10_000);
     const bobNotice = bob.waitForMessage("Chat", isNotice, 10_000);

@@ -47,6 +47,8 @@ export const MIN_SERVICE_SECRET_LENGTH = 16;
 export interface CheckResult {
   readonly problems: string[];
   readonly warnings: string[];
+  /** What Production would refuse, in full, in profile Development (not warnings there; empty otherwise). */
+  readonly production: string[];
 }
 
 type Finding = { path: string; value: unknown; message: string };
@@ -151,13 +153,25 @@ export function checkConfig(
   const format = (f: Finding, suffix = "") => formatProblem(f.path, f.value, sourceOf(f.path), f.message) + suffix;
   const production = config.profile === "Production";
   const strict = strictFindings(config);
+  const refused = production ? [] : strict.map((f) => format(f, `; refused in profile Production`));
+  // Development is where these are expected (no password yet, a local upstream): they are not warnings there, but
+  // listed by check-config and summed up in one start-up line (productionSummary). Staging is the rehearsal for
+  // Production: every finding is a warning in full.
+  const development = config.profile === "Development";
   return {
     problems: [...crossKeyProblems(config), ...(production ? strict : [])].map((f) => format(f)),
     warnings: [
       ...crossKeyWarnings(config).map((f) => format(f)),
-      ...(production
-        ? productionAdvice(config).map((f) => format(f))
-        : strict.map((f) => format(f, `; refused in profile Production`))),
+      ...(production ? productionAdvice(config).map((f) => format(f)) : []),
+      ...(development ? [] : refused),
     ],
+    production: development ? refused : [],
   };
+}
+
+/** The one start-up line about what Production would refuse (Development), or null when nothing would be. */
+export function productionSummary(findings: readonly string[]): string | null {
+  if (findings.length === 0) return null;
+  const keys = [...new Set(findings.map((f) => f.split(" ")[0]))].join(", ");
+  return `Development profile: fine here, but Production would refuse ${keys} (details: deno task check-config)`;
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { productionSummary } from "./checks.ts";
 import { ConfigError } from "./errors.ts";
 import { loadConfig, type LoadedConfig } from "./load.ts";
 
@@ -76,15 +77,25 @@ Deno.test("Production refuses several findings at once", () => {
   assert.equal(problems({ PM_PROFILE: "Production", PM_GAME_API_ENDPOINT: "http://x.example" }).length, 3);
 });
 
-Deno.test("other profiles only warn about the Production findings", () => {
-  for (const profile of ["Development", "Staging"]) {
-    const loaded = load({ PM_PROFILE: profile, PM_ADMIN_PASSWORD: "admin", PM_GAME_API_ENDPOINT: "http://x.example" });
-    assert.deepEqual(loaded.warnings, [
-      "admin_password = **** (from environment PM_ADMIN_PASSWORD): is a well-known password; refused in profile Production",
-      "service_secret_key = (unset) (default value): must be set (also read from SERVICE_SECRET_KEY); refused in profile Production",
-      'game_api_endpoint = "http://x.example" (from environment PM_GAME_API_ENDPOINT): must use https; refused in profile Production',
-    ]);
-  }
+Deno.test("Staging warns about each Production finding; Development lists them apart and sums them up in one line", () => {
+  const env = { PM_ADMIN_PASSWORD: "admin", PM_GAME_API_ENDPOINT: "http://x.example" };
+  const findings = [
+    "admin_password = **** (from environment PM_ADMIN_PASSWORD): is a well-known password; refused in profile Production",
+    "service_secret_key = (unset) (default value): must be set (also read from SERVICE_SECRET_KEY); refused in profile Production",
+    'game_api_endpoint = "http://x.example" (from environment PM_GAME_API_ENDPOINT): must use https; refused in profile Production',
+  ];
+  const staging = load({ ...env, PM_PROFILE: "Staging" });
+  assert.deepEqual(staging.warnings, findings);
+  assert.deepEqual(staging.production, []);
+  const development = load({ ...env, PM_PROFILE: "Development" });
+  assert.deepEqual(development.warnings, [], "not warnings in Development, where they are expected");
+  assert.deepEqual(development.production, findings, "check-config lists them");
+  assert.equal(
+    productionSummary(development.production ?? []),
+    "Development profile: fine here, but Production would refuse admin_password, service_secret_key, " +
+      "game_api_endpoint (details: deno task check-config)",
+  );
+  assert.equal(productionSummary(load({ ...GOOD, PM_PROFILE: "Development" }).production ?? []), null);
 });
 
 Deno.test("Production allows openuds approval mode with a warning", () => {

@@ -8,6 +8,7 @@
 import { keyByPath, type KeyInfo, type KeyKind } from "./keys.ts";
 import { type Assignment, type ConfigSource, isPlainObject, sourcePhrase } from "./sources.ts";
 import { formatProblem } from "./mask.ts";
+import { suggestKey, unknownName } from "./suggest.ts";
 
 /** Result of coercing one text value. */
 export type Coerced = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
@@ -96,7 +97,8 @@ export function emptyLayer(): LayerResult {
 
 /**
  * Records `value` for the key at `segments`: sections given as mappings are expanded key by key, unknown keys are
- * warned about with their source, everything else becomes one assignment.
+ * warned about with their source and the nearest known key (refused when that key is a secret: `suggest.ts`),
+ * everything else becomes one assignment.
  */
 export function expandValue(
   segments: readonly string[],
@@ -107,7 +109,11 @@ export function expandValue(
   const path = segments.join(".");
   const info = segments.some((s) => s.includes(".")) ? undefined : keyByPath(path);
   if (!info) {
-    out.warnings.push(`Unknown configuration key "${path}" (${sourcePhrase(sourceOf(path))}) is ignored`);
+    const unknown = unknownName(
+      `Unknown configuration key "${path}" (${sourcePhrase(sourceOf(path))})`,
+      suggestKey(path),
+    );
+    (unknown.problem ? out.problems : out.warnings).push(unknown.message);
     return;
   }
   if (info.kind === "section" && (isPlainObject(value) || value === null)) {

@@ -8,6 +8,7 @@
 import { assignText, emptyLayer, type LayerResult } from "./coerce.ts";
 import { keyByEnv, keyByPath } from "./keys.ts";
 import { formatProblem } from "./mask.ts";
+import { suggestEnv, unknownName } from "./suggest.ts";
 import type { ConfigSource } from "./sources.ts";
 
 /** `PM_` variables that are not configuration keys and are therefore not warned about. */
@@ -33,7 +34,10 @@ export function readEnv(env: EnvVars, readTextFile: ReadTextFile, resolvePath: R
     if (value === undefined || !name.startsWith("PM_") || NON_CONFIG_ENV.includes(name)) continue;
     const info = keyByEnv(name);
     if (!info) {
-      out.warnings.push(`Unknown environment variable ${name} is ignored (no such configuration key)`);
+      const near = suggestEnv(name);
+      const unknown = unknownName(`Unknown environment variable ${name}`, near);
+      if (unknown.problem) out.problems.push(unknown.message);
+      else out.warnings.push(near ? unknown.message : `${unknown.message} (no such configuration key)`);
       continue;
     }
     assignText(info, value, { kind: "env", name }, out);

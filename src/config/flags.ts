@@ -11,6 +11,7 @@
 import { assignText, emptyLayer, isBooleanWord, type LayerResult } from "./coerce.ts";
 import { keyByFlag, type KeyInfo, LEAF_KEYS } from "./keys.ts";
 import { isSecretPath } from "./mask.ts";
+import { editDistance } from "./suggest.ts";
 import type { ConfigSource } from "./sources.ts";
 
 /** The flag naming the configuration file. */
@@ -94,21 +95,6 @@ function looseName(flag: string): string {
   return flag.replace(/^--/, "").toLowerCase().replace(/[_.]/g, "-");
 }
 
-/** Edit distance counting an adjacent transposition as one edit (`prot` → `port` is 1). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
 /**
  * The configuration flag nearest to an unknown one (a typo, or `-` written
  * for the `.` of a nested key), or null when nothing is close enough to be a
@@ -129,4 +115,15 @@ export function suggestFlag(flag: string): string | null {
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
   return best && negated ? "--no-" + best.slice(2) : best;
+}
+
+/**
+ * Drops the `--` of `deno task start -- --port 8000`. With npm that `--` separates the runner's options from the
+ * script's and is not passed on; `deno task` passes it on. Chorus takes no positional arguments, so a `--` first or
+ * right after the command means only that.
+ */
+export function dropTaskSeparator(args: readonly string[]): string[] {
+  if (args[0] === "--") return args.slice(1);
+  if (args[1] === "--" && !(args[0] ?? "-").startsWith("-")) return [args[0]!, ...args.slice(2)];
+  return [...args];
 }

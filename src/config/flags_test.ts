@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseFlags, suggestFlag } from "./flags.ts";
+import { dropTaskSeparator, parseFlags, suggestFlag } from "./flags.ts";
 
 /** `path=value` pairs of the assignments, for compact assertions. */
 function values(args: string[]): Record<string, unknown> {
@@ -113,4 +113,12 @@ Deno.test("suggestFlag names the nearest configuration flag, or nothing", async 
     ["--x", null],
   ];
   for (const [flag, expected] of cases) await t.step(flag, () => assert.equal(suggestFlag(flag), expected));
+});
+
+Deno.test("dropTaskSeparator drops the -- that deno task passes on (deno task start -- --port 1)", () => {
+  assert.deepEqual(dropTaskSeparator(["start", "--", "--port", "1"]), ["start", "--port", "1"]);
+  assert.deepEqual(dropTaskSeparator(["--", "--port", "1"]), ["--port", "1"]);
+  assert.deepEqual(dropTaskSeparator(["start", "--port", "1"]), ["start", "--port", "1"]);
+  assert.deepEqual(dropTaskSeparator(["--port", "--", "x"]), ["--port", "--", "x"], "not after an option");
+  assert.deepEqual(dropTaskSeparator([]), []);
 });

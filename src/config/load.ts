@@ -42,6 +42,11 @@ export interface LoadedConfig {
   readonly file: string | null;
   /** Arguments that are not configuration flags (subcommands, `--tui`, `--help`, …), in order. */
   readonly rest: string[];
+  /**
+   * What profile Production would refuse, one line per finding, in profile Development, where they are not warnings
+   * (`check-config` lists them; the start-up log sums them up in one line: `productionSummary`).
+   */
+  readonly production?: readonly string[];
 }
 
 /** Reads a file from disk; `null` when it does not exist. */
@@ -205,11 +210,14 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     problems.push(...parsed.error.issues.map((issue) => describeIssue(issue, merged)));
     throw new ConfigError(problems, warnings);
   }
+  // A file that did not parse, a bad variable: the checks below would judge a configuration that is not the one
+  // meant, and their warnings (what Production would refuse) would only bury the real problem.
+  if (problems.length > 0) throw new ConfigError(problems, warnings);
   const sources = new Map<string, ConfigSource>();
   for (const key of LEAF_KEYS) sources.set(key.path, merged.assigned.get(key.path) ?? DEFAULT_SOURCE);
   const checked = checkConfig(parsed.data, sources, (path) => merged.nested.get(path));
   problems.push(...checked.problems);
   warnings.push(...checked.warnings);
   if (problems.length > 0) throw new ConfigError(problems, warnings);
-  return { config: parsed.data, sources, warnings, file, rest: flags.rest };
+  return { config: parsed.data, sources, warnings, file, rest: flags.rest, production: checked.production };
 }

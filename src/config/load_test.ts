@@ -166,14 +166,15 @@ Deno.test("loadConfig reports invalid JSON in an environment list", () => {
 Deno.test("loadConfig warns about unknown keys with their source", () => {
   const loaded = load({
     files: { "/srv/server_config.yml": "port: 1\nfrobnicate: 3\nopenuds:\n  colour: blue\n" },
-    env: { PM_NOPE: "1", PM_TEST_DATABASE_URL: "postgres://x/y", PM_DATABASE_URL_FILE_X: "" },
+    env: { PM_NOPE: "1", PM_TEST_DATABASE_URL: "postgres://x/y", PM_PROT: "1", PM_CHAT_ENABLD: "1" },
     args: ["--tui"],
   });
-  assert.deepEqual(loaded.warnings.filter((w) => !w.includes("Production")), [
+  assert.deepEqual(loaded.warnings, [
     'Unknown configuration key "frobnicate" (from file server_config.yml line 2) is ignored',
     'Unknown configuration key "openuds.colour" (from file server_config.yml line 4) is ignored',
-    "Unknown environment variable PM_DATABASE_URL_FILE_X is ignored (no such configuration key)",
+    "Unknown environment variable PM_CHAT_ENABLD is ignored; did you mean PM_CHAT_ENABLED?",
     "Unknown environment variable PM_NOPE is ignored (no such configuration key)",
+    "Unknown environment variable PM_PROT is ignored; did you mean PM_PORT?",
   ]);
   assert.deepEqual(loaded.rest, ["--tui"]);
 });
@@ -264,4 +265,60 @@ Deno.test("loadConfig reports table_retention mistakes with the full path and th
   assert.deepEqual(error.warnings, [
     'Unknown configuration key "table_retention.mp_events.rows" (from file server_config.yml line 4) is ignored',
   ]);
+});
+
+Deno.test("loadConfig names the nearest key of a misspelled one in the file", () => {
+  const loaded = load({ files: { "/srv/server_config.yml": "prot: 1\nopenuds:\n  enabeld: true\nmax-rooms: 3\n" } });
+  assert.deepEqual(loaded.warnings, [
+    'Unknown configuration key "prot" (from file server_config.yml line 1) is ignored; did you mean port?',
+    'Unknown configuration key "openuds.enabeld" (from file server_config.yml line 3) is ignored; did you mean ' +
+    "openuds.enabled?",
+    'Unknown configuration key "max-rooms" (from file server_config.yml line 4) is ignored; did you mean max_rooms?',
+  ]);
+});
+
+Deno.test("loadConfig refuses to start on a misspelled secret instead of starting without it", async (t) => {
+  const cases: [string, Input, RegExp][] = [
+    [
+      "admin_pasword in the file",
+      { files: { "/srv/server_config.yml": "admin_pasword: correct-horse\n" } },
+      /^Unknown configuration key "admin_pasword" \(from file server_config\.yml line 1\): did you mean admin_password\? A misspelled secret would leave admin_password unset, so the server does not start/,
+    ],
+    [
+      "openuds.auth_tokn in the file",
+      { files: { "/srv/server_config.yml": "openuds:\n  auth_tokn: t\n" } },
+      /^Unknown configuration key "openuds\.auth_tokn" .*did you mean openuds\.auth_token\?/,
+    ],
+    [
+      "PM_ADMIN_PASWORD in the environment",
+      { env: { PM_ADMIN_PASWORD: "correct-horse" } },
+      /^Unknown environment variable PM_ADMIN_PASWORD: did you mean PM_ADMIN_PASSWORD\? A misspelled secret/,
+    ],
+    [
+      "PM_DATABSE_URL in the environment (the embedded database would be used instead)",
+      { env: { PM_DATABSE_URL: "postgres://u@h/db" } },
+      /did you mean PM_DATABASE_URL\? A misspelled secret would leave database_url unset/,
+    ],
+    [
+      "PM_DATABASE_URL_FIEL in the environment",
+      { env: { PM_DATABASE_URL_FIEL: "/run/secrets/db" } },
+      /did you mean PM_DATABASE_URL_FILE\?/,
+    ],
+  ];
+  for (const [name, options, expected] of cases) {
+    await t.step(name, () => {
+      const error = failure(options);
+      assert.equal(error.problems.length, 1, error.message);
+      assert.match(error.problems[0] ?? "", expected);
+      assert.ok(!error.message.includes("correct-horse"), "the value is never shown");
+    });
+  }
+});
+
+Deno.test("loadConfig: a file that does not parse is not preceded by unrelated warnings", () => {
+  // Production findings would be about the defaults, not the configuration meant.
+  const error = failure({ files: { "/srv/server_config.yml": "port: [1\n" }, env: { PM_PROFILE: "Staging" } });
+  assert.equal(error.problems.length, 1);
+  assert.match(error.problems[0] ?? "", /^cannot parse server_config\.yml line/);
+  assert.deepEqual(error.warnings, []);
 });

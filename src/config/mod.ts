@@ -13,7 +13,7 @@ export { ConfigError } from "./errors.ts";
 export { DEFAULT_CONFIG_FILE, loadConfig, type LoadedConfig, type LoadOptions, readTextFileFromDisk } from "./load.ts";
 export { type EnvVars, NON_CONFIG_ENV, type ReadTextFile, SECRET_KEY_ALIASES } from "./env.ts";
 export { CONFIG_FLAG } from "./flags.ts";
-export { PUBLIC_SECRETS, WEAK_PASSWORDS } from "./checks.ts";
+export { productionSummary, PUBLIC_SECRETS, WEAK_PASSWORDS } from "./checks.ts";
 export { maskDatabaseUrl, maskValue } from "./mask.ts";
 export { changedKeys, renderEffectiveConfig, valueAt } from "./render.ts";
 export { generateConfigYaml } from "./yml.ts";

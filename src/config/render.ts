@@ -21,10 +21,11 @@ export function valueAt(config: Config, path: string): unknown {
 /**
  * Renders the effective configuration:
  * `  port                 = 12346  (env PM_PORT)`; secrets appear as `****` or `(unset)`, the database URL with
- * its password masked. Warnings, if any, follow under a `Warnings:` line.
+ * its password masked. Warnings, if any, follow under a `Warnings:` line; in Development, what profile Production
+ * would refuse follows in full (the start-up log has only a one-line summary).
  */
 export function renderEffectiveConfig(
-  loaded: Pick<LoadedConfig, "config" | "sources" | "warnings" | "file">,
+  loaded: Pick<LoadedConfig, "config" | "sources" | "warnings" | "file" | "production">,
 ): string[] {
   const rows = LEAF_KEYS.map((key) => ({
     path: key.path,
@@ -39,6 +40,10 @@ export function renderEffectiveConfig(
     ...rows.map((r) => `  ${r.path.padEnd(keyWidth)} = ${r.value.padEnd(valueWidth)}  (${r.source})`),
   ];
   if (loaded.warnings.length > 0) lines.push("Warnings:", ...loaded.warnings.map((w) => `  ! ${w}`));
+  const production = loaded.production ?? [];
+  if (production.length > 0) {
+    lines.push("Profile Production would refuse:", ...production.map((w) => `  - ${w}`));
+  }
   return lines;
 }
 

@@ -53,15 +53,21 @@ Deno.test("renderEffectiveConfig masks every secret", () => {
   assert.match(line("sentry_dsn"), /= \*\*\*\* +\(env PM_SENTRY_DSN\)$/);
 });
 
-Deno.test("renderEffectiveConfig shows unset secrets as (unset) and lists warnings", () => {
-  const loaded = loadConfig({ args: [], env: {}, cwd: "/srv", readTextFile: () => null });
+Deno.test("renderEffectiveConfig shows unset secrets as (unset), lists warnings and what Production would refuse", () => {
+  const loaded = loadConfig({ args: [], env: { PM_NOPE: "1" }, cwd: "/srv", readTextFile: () => null });
   const lines = renderEffectiveConfig(loaded);
   assert.equal(lines[0], "Configuration file: (none; defaults apply)");
   assert.match(lines.find((l) => l.includes(" admin_password ")) ?? "", /= \(unset\) +\(default\)$/);
   assert.match(lines.find((l) => l.includes(" openuds.auth_token ")) ?? "", /= \(unset\)/);
   const at = lines.indexOf("Warnings:");
-  assert.ok(at > 0);
-  assert.deepEqual(lines.slice(at + 1), loaded.warnings.map((w) => `  ! ${w}`));
+  const refused = lines.indexOf("Profile Production would refuse:");
+  assert.ok(at > 0 && refused > at);
+  assert.deepEqual(lines.slice(at + 1, refused), loaded.warnings.map((w) => `  ! ${w}`));
+  assert.deepEqual(lines.slice(refused + 1), [
+    "  - admin_password = (unset) (default value): must be set; refused in profile Production",
+    "  - service_secret_key = (unset) (default value): must be set (also read from SERVICE_SECRET_KEY); " +
+    "refused in profile Production",
+  ]);
 });
 
 Deno.test("maskDatabaseUrl masks the password and secret parameters", () => {

@@ -119,6 +119,19 @@ const UpdateSchema = section({
   min_idle_minutes: key(intIn(0, 10080).default(10), "Minutes without players before an update is applied."),
 }, "update");
 
+/** The account backend mounted in the game server (docs/accounts.md); the standalone role has its own options. */
+const AccountsSchema = section({
+  enabled: key(bool().default(false), "Run the account backend in this process (events straight from the server)."),
+  port: key(port().default(5000), "Account backend HTTP port."),
+  bind_address: key(hostOrIp().default("0.0.0.0"), "Account backend listen address."),
+  allowed_origins: key(list(httpUrl()).default([]), "Browser origins allowed to call it with cookies; [] = own only."),
+  cookie_secure: key(
+    z.enum(["auto", "always", "never"], { error: "expected auto, always or never" }).default("auto"),
+    "Secure cookies: auto (when the client used https) | always | never.",
+  ),
+  trust_proxy: key(bool().default(false), "Believe X-Forwarded-For/-Proto (only behind a reverse proxy)."),
+}, "accounts");
+
 /** Profiles; `Production` refuses weak secrets and plain-http upstreams (see `checks.ts`). */
 export const PROFILES = ["Development", "Staging", "Production"] as const;
 
@@ -170,6 +183,14 @@ export const ConfigSchema = z.object({
   dangle_grace: key(secs(0, 3600).default(10), "Grace for a dropped player outside a round (s)."),
   playing_reconnect_grace: key(secs(0, 3600).default(15), "Grace for a dropped player during a round (s)."),
   graceful_shutdown_timeout: key(secs(0).default(15), "Wait for sessions and queues at shutdown (s)."),
+  sighup: key(
+    z.enum(["stop", "ignore"], { error: "expected stop or ignore" }).default("stop"),
+    "SIGHUP (terminal closed, SSH dropped): stop = graceful stop like SIGTERM; ignore = keep running (nohup).",
+  ),
+  on_orphan: key(
+    z.enum(["auto", "stop", "ignore"], { error: "expected auto, stop or ignore" }).default("auto"),
+    "Parent process gone, server left running: auto = stop if a task runner (deno task, npm) started it; stop; ignore.",
+  ),
   persistence_queue_capacity: key(capacity().default(2048), "Durable write queue; when full items stay journal-only."),
   persistent_rooms_required: key(bool().default(false), "Refuse to start when persistent rooms cannot be restored."),
   startup_recovery_timeout: key(secs(1).default(30), "Journal replay and recovery limit (s)."),
@@ -195,6 +216,7 @@ export const ConfigSchema = z.object({
   welcome: key(WelcomeSchema, "Welcome message after login."),
   wasm_runtime: key(WasmRuntimeSchema, "Plugin runtime limits."),
   update: key(UpdateSchema, "Self-update (off by default)."),
+  accounts: key(AccountsSchema, "Account backend (off by default; docs/accounts.md)."),
 });
 
 /** The effective configuration: every key present, defaults applied. */

@@ -1,8 +1,8 @@
 /**
  * Builds the registry with every built-in console command (spec 3 §4.2)
  * over the operations layer. `src/app.ts` makes one and hands it to every
- * front end: the terminal console or terminal UI, the in-game console
- * (`core.cli`) and, through the `cli.execute` operation, OpenUDS.
+ * front end: the terminal console or terminal UI, the in-game console (a
+ * link of the command pipeline) and, through the `cli.execute` operation, OpenUDS.
  *
  * @module
  */

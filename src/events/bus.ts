@@ -1,126 +1,52 @@
 /**
- * In-process event bus. Each subscriber has its own bounded buffer: when a
- * consumer falls behind, the oldest events are dropped and it receives one
- * `lagged` item with the number skipped before the next event, then goes on.
- * Publishing never waits for a subscriber, so a slow consumer never slows the
- * game (issue 3 "Events"; spec 1 §2.3 `stream_lagged`).
+ * In-process event bus. Each subscriber has its own bounded buffer
+ * (`subscription.ts`): in `latest` mode a consumer that falls behind loses
+ * the oldest events and receives one `lagged` item with the number skipped
+ * before the next event (browsers; spec 1 §2.3 `stream_lagged`); in
+ * `reliable` mode events stay in order and the newest are refused, counted
+ * and reported when the buffer is full (plugins; spec 3 §4.6), and
+ * {@link EventBus.deliver} pushes them to a handler one at a time.
+ * Publishing never waits for a subscriber, so a slow consumer never slows
+ * the game (issue 3 "Events").
  *
  * @module
  */
 
 import type { Logger } from "../util/log.ts";
+import { Delivery, type DeliveryHandler, type DeliveryStatus } from "./delivery.ts";
+import { type DeliveryMode, Subscription, type SubscriptionStatus } from "./subscription.ts";
 import type { DomainEvent, DomainEventInput, DomainEventKind } from "./types.ts";
 import { TELEMETRY_KINDS } from "./types.ts";
 
-/** What a subscriber reads: an event, or a note that events were skipped. */
-export type BusItem = { readonly type: "event"; readonly event: DomainEvent } | {
-  readonly type: "lagged";
-  readonly skipped: number;
-};
+export { type BusItem, type DeliveryMode, Subscription, type SubscriptionStatus } from "./subscription.ts";
+export { Delivery, type DeliveryHandler, type DeliveryStatus } from "./delivery.ts";
+
+/** The bus as the runtime status shows it. */
+export interface BusStatus {
+  readonly sequence: number;
+  readonly published: number;
+  readonly subscribers: number;
+  readonly listenerFailures: number;
+  /** Reliable subscriptions (plugins and other extensions), with their back-pressure figures. */
+  readonly reliable: readonly SubscriptionStatus[];
+  /** Push deliveries ({@link EventBus.deliver}). */
+  readonly deliveries: readonly DeliveryStatus[];
+}
 
 /** Options of {@link EventBus.subscribe}. */
 export interface SubscribeOptions {
   /** Kinds wanted; omitted = every kind except telemetry (touches/judges). */
   kinds?: Iterable<DomainEventKind>;
-  /** Buffered events before the oldest is dropped (default 1024). */
+  /** Buffered events (default 1024; 2048 for {@link EventBus.deliver}, spec 3 §8 plugin queue). */
   capacity?: number;
   /** Extra filter applied at publish time (e.g. skip hidden rooms). */
   filter?: (event: DomainEvent) => boolean;
-}
-
-/** One subscriber's bounded view of the bus. */
-export class Subscription implements AsyncIterable<BusItem> {
-  readonly capacity: number;
-  #buffer: (DomainEvent | undefined)[];
-  #head = 0;
-  #size = 0;
-  #skipped = 0;
-  #totalSkipped = 0;
-  #waiter: ((item: BusItem | null) => void) | null = null;
-  #closed = false;
-  #detach: () => void;
-  readonly filter: ((event: DomainEvent) => boolean) | undefined;
-
-  constructor(capacity: number, detach: () => void, filter?: (event: DomainEvent) => boolean) {
-    this.capacity = Math.max(1, capacity);
-    this.#buffer = new Array(this.capacity);
-    this.#detach = detach;
-    this.filter = filter;
-  }
-
-  /** Events dropped over this subscription's life. */
-  get totalSkipped(): number {
-    return this.#totalSkipped;
-  }
-
-  /** Events waiting to be read. */
-  get size(): number {
-    return this.#size;
-  }
-
-  /** True once {@link close} was called. */
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** Called by the bus; O(1), never blocks. */
-  push(event: DomainEvent): void {
-    if (this.#closed) return;
-    if (this.#waiter) {
-      const resolve = this.#waiter;
-      this.#waiter = null;
-      resolve({ type: "event", event });
-      return;
-    }
-    if (this.#size === this.capacity) {
-      this.#head = (this.#head + 1) % this.capacity;
-      this.#size--;
-      this.#skipped++;
-      this.#totalSkipped++;
-    }
-    this.#buffer[(this.#head + this.#size) % this.capacity] = event;
-    this.#size++;
-  }
-
-  /** The next item without waiting, or undefined when none is buffered. */
-  tryNext(): BusItem | undefined {
-    if (this.#skipped > 0) {
-      const skipped = this.#skipped;
-      this.#skipped = 0;
-      return { type: "lagged", skipped };
-    }
-    if (this.#size === 0) return undefined;
-    const event = this.#buffer[this.#head]!;
-    this.#buffer[this.#head] = undefined;
-    this.#head = (this.#head + 1) % this.capacity;
-    this.#size--;
-    return { type: "event", event };
-  }
-
-  /** The next item; resolves null once the subscription is closed. */
-  next(): Promise<BusItem | null> {
-    const item = this.tryNext();
-    if (item) return Promise.resolve(item);
-    if (this.#closed) return Promise.resolve(null);
-    if (this.#waiter) return Promise.reject(new Error("Cannot read subscription: another read is pending"));
-    return new Promise((resolve) => (this.#waiter = resolve));
-  }
-
-  /** Detaches from the bus and ends any pending read with null. */
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#detach();
-    this.#buffer = [];
-    this.#size = 0;
-    const waiter = this.#waiter;
-    this.#waiter = null;
-    waiter?.(null);
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<BusItem> {
-    for (let item = await this.next(); item; item = await this.next()) yield item;
-  }
+  /** `latest` (default): drop the oldest when full. `reliable`: keep order, refuse and count the newest. */
+  mode?: DeliveryMode;
+  /** Shown in the bus status (e.g. `plugin:<id>`). */
+  name?: string;
+  /** Reliable mode: called once when the buffer starts refusing events (until it drains to half). */
+  onOverflow?: () => void;
 }
 
 /** Publish/subscribe hub for domain events with one global sequence. */
@@ -129,6 +55,9 @@ export class EventBus {
   #now: () => number;
   #byKind = new Map<DomainEventKind, Set<Subscription>>();
   #defaults = new Set<Subscription>();
+  /** Reliable subscriptions, listed in the status (browsers' `latest` ones are too many and too short-lived). */
+  #reliable = new Set<Subscription>();
+  #deliveries = new Set<Delivery>();
   #listeners = new Set<(event: DomainEvent) => void>();
   #telemetryListeners = new Set<(event: DomainEvent) => void>();
   #published = 0;
@@ -210,10 +139,20 @@ export class EventBus {
   /** A pull subscription with a bounded buffer. */
   subscribe(options: SubscribeOptions = {}): Subscription {
     const kinds = options.kinds ? [...new Set(options.kinds)] : null;
-    const sub: Subscription = new Subscription(options.capacity ?? 1024, () => {
-      if (kinds) { for (const k of kinds) this.#byKind.get(k)?.delete(sub); }
-      else this.#defaults.delete(sub);
-    }, options.filter);
+    const sub: Subscription = new Subscription({
+      capacity: options.capacity ?? 1024,
+      kinds,
+      filter: options.filter,
+      ...(options.mode ? { mode: options.mode } : {}),
+      ...(options.name ? { name: options.name } : {}),
+      ...(options.onOverflow ? { onOverflow: options.onOverflow } : {}),
+      detach: () => {
+        this.#reliable.delete(sub);
+        if (kinds) { for (const k of kinds) this.#byKind.get(k)?.delete(sub); }
+        else this.#defaults.delete(sub);
+      },
+    });
+    if (sub.mode === "reliable") this.#reliable.add(sub);
     if (kinds) {
       for (const k of kinds) {
         let set = this.#byKind.get(k);
@@ -222,6 +161,43 @@ export class EventBus {
       }
     } else this.#defaults.add(sub);
     return sub;
+  }
+
+  /**
+   * Reliable push delivery (spec 3 §4.6): `handler` gets every event of the
+   * wanted kinds in order, one call at a time (an async handler is awaited
+   * first), from a bounded queue (default 2048, spec 3 §8) whose overflow is
+   * counted, reported in {@link status} and marked by a `lagged` item.
+   * `close()` the delivery to stop it.
+   */
+  deliver(handler: DeliveryHandler, options: Omit<SubscribeOptions, "mode"> & { name: string }): Delivery {
+    const sub = this.subscribe({
+      capacity: 2048,
+      ...options,
+      mode: "reliable",
+      onOverflow: () => {
+        this.#log?.warn("event delivery cannot keep up: its queue is full, new events are refused and counted", {
+          delivery: options.name,
+          capacity: sub.capacity,
+        });
+        options.onOverflow?.();
+      },
+    });
+    const delivery: Delivery = new Delivery(sub, handler, this.#log, () => this.#deliveries.delete(delivery));
+    this.#deliveries.add(delivery);
+    return delivery;
+  }
+
+  /** Figures of the bus and of every reliable subscriber (shown by `runtime`). */
+  status(): BusStatus {
+    return {
+      sequence: this.#seq,
+      published: this.#published,
+      subscribers: this.subscriberCount,
+      listenerFailures: this.#listenerFailures,
+      reliable: [...this.#reliable].map((s) => s.status()),
+      deliveries: [...this.#deliveries].map((d) => d.status()),
+    };
   }
 
   /**

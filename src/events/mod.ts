@@ -6,3 +6,4 @@
 
 export * from "./types.ts";
 export * from "./bus.ts";
+export { logRoomEvents, ROOM_LOG_MESSAGES } from "./room_log.ts";

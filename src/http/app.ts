@@ -8,11 +8,11 @@
  */
 
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { WEAK_PASSWORDS } from "../config/mod.ts";
 import { createOps } from "../ops/mod.ts";
 import { AdminAuth } from "./admin_auth.ts";
+import { limitBody } from "./body_limit.ts";
 import { adminPageRoutes } from "./admin_page.ts";
 import { BASIC_STREAM_RESERVED, builtinRoutesOf } from "./builtin_routes.ts";
 import { type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
@@ -62,12 +62,9 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
       `Cannot start the admin panel: ${problem} (set admin_password, PM_ADMIN_PASSWORD or --admin-password)`,
     );
   }
-  if (problem) {
-    log.warn(
-      config.admin_password
-        ? `ADMIN PANEL PASSWORD IS WEAK: ${problem}; anyone can log in at /admin. Change it now.`
-        : `Admin panel disabled: ${problem} (set admin_password, PM_ADMIN_PASSWORD or --admin-password)`,
-    );
+  // Unset: the panel is off, which the start-up summary says with the line that turns it on (app_summary.ts).
+  if (problem && config.admin_password) {
+    log.warn(`ADMIN PANEL PASSWORD IS WEAK: ${problem}; anyone can log in at /admin. Change it now.`);
   }
   const options = resolveOptions(deps.options);
   const streams = deps.streams ?? new SseRegistry();
@@ -95,7 +92,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
     log.error("HTTP handler failed", { path: c.req.path, error: String(error) });
     return jsonError(500, "internal error");
   });
-  app.use("*", bodyLimit({ maxSize: options.maxBodyBytes, onError: () => jsonError(413, "request body too large") }));
+  app.use("*", limitBody(options.maxBodyBytes, () => jsonError(413, "request body too large")));
   if (options.corsOrigins.length) {
     // Cross-origin access only when configured (spec 1 §5.7 style); never for the admin panel.
     const origin = options.corsOrigins.includes("*") ? "*" : [...options.corsOrigins];

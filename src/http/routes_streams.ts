@@ -8,6 +8,7 @@
  */
 
 import type { Hono } from "hono";
+import type { TimerHandle } from "../util/clock.ts";
 import { roomData } from "../room/mod.ts";
 import { type HttpContext, type HttpEnv, VERSION } from "./context.ts";
 import { jsonError } from "./errors.ts";
@@ -16,7 +17,7 @@ import type { RenderedEvent } from "./hub.ts";
 import { roomDataJson } from "./json.ts";
 import { visibleRooms } from "./routes_rooms.ts";
 import { SSE_HEADERS, sseComment, sseEvent, SseStream } from "./sse.ts";
-import type { RegisteredStream, SseRegistry } from "./sse_registry.ts";
+import { type RegisteredStream, type SseOutput, type SseRegistry, TRANSLATE_TIMEOUT_MS } from "./sse_registry.ts";
 import { openWsEvents } from "./ws_events.ts";
 
 /** Path of the profile R stream. */
@@ -26,6 +27,8 @@ export const BASIC_STREAM_PATH = "/api/rooms/listen";
 const KEEPALIVE_EVENT = sseEvent("keepalive", {});
 /** Profile S keep-alive comment (extended.md §4.2). */
 const KEEPALIVE_COMMENT = sseComment("keep-alive");
+/** Marks a translation that did not answer in time. */
+const LATE = Symbol("late");
 /** SSE event names a translate callback may choose (no line breaks can sneak into the frame). */
 const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 
@@ -34,7 +37,7 @@ interface StreamPlan {
   readonly names: ReadonlySet<HubEventName>;
   /** Framed text sent first; computed in the same turn as the subscription, so no event falls between. */
   readonly initial: () => string[];
-  readonly render: (event: RenderedEvent) => string | null;
+  readonly render: (event: RenderedEvent) => string | null | Promise<string | null>;
   readonly keepAlive: string | null;
 }
 
@@ -85,6 +88,32 @@ function registeredPlan(ctx: HttpContext, entry: RegisteredStream): StreamPlan {
     warned = true;
     ctx.log.warn(msg, { stream: entry.path, owner: entry.owner, ...fields });
   };
+  const frame = (out: SseOutput | null): string | null => {
+    if (out === null) return null;
+    if (!EVENT_NAME.test(out.event)) {
+      warn("stream translate returned an invalid event name; event skipped", { event: String(out.event) });
+      return null;
+    }
+    return sseEvent(out.event, out.data);
+  };
+  /** An asynchronous translation, bounded in time: a late answer skips the event (the stream goes on). */
+  const settle = async (pending: Promise<SseOutput | null>): Promise<string | null> => {
+    let timer: TimerHandle | undefined;
+    const late = new Promise<typeof LATE>((
+      resolve,
+    ) => (timer = ctx.clock.setTimeout(() => resolve(LATE), TRANSLATE_TIMEOUT_MS)));
+    try {
+      const out = await Promise.race([pending, late]);
+      if (out !== LATE) return frame(out);
+      warn("stream translate did not answer in time; event skipped", { timeout_ms: TRANSLATE_TIMEOUT_MS });
+      return null;
+    } catch (error) {
+      warn("stream translate callback failed; event skipped", { error: String(error) });
+      return null;
+    } finally {
+      ctx.clock.clearTimeout(timer);
+    }
+  };
   return {
     names: entry.events ?? ALL_EVENTS,
     initial: () => entry.ready ? [sseEvent("ready", { stream: entry.path.slice(1), version: VERSION })] : [],
@@ -96,12 +125,7 @@ function registeredPlan(ctx: HttpContext, entry: RegisteredStream): StreamPlan {
         warn("stream translate callback failed; event skipped", { error: String(error) });
         return null;
       }
-      if (out === null) return null;
-      if (!EVENT_NAME.test(out.event)) {
-        warn("stream translate returned an invalid event name; event skipped", { event: String(out.event) });
-        return null;
-      }
-      return sseEvent(out.event, out.data);
+      return out instanceof Promise ? settle(out) : frame(out);
     },
     keepAlive: entry.keepAlive === "event" ? KEEPALIVE_EVENT : KEEPALIVE_COMMENT,
   };

@@ -86,8 +86,13 @@ export interface SseStreamOptions {
   readonly subscription: Subscription;
   /** Framed text sent first (e.g. `ready` and a snapshot). */
   readonly initial: readonly string[];
-  /** Framed text of one event, or null to skip it. */
-  readonly render: (event: DomainEvent) => string | null;
+  /**
+   * Framed text of one event, or null to skip it; may be a promise (an
+   * asynchronous translation). The stream waits for it before reading the
+   * next event, so the order is kept; the subscription's bounded buffer
+   * holds what arrives meanwhile.
+   */
+  readonly render: (event: DomainEvent) => string | null | Promise<string | null>;
   /** Framed keep-alive text, or null for none. */
   readonly keepAlive: string | null;
   readonly keepAliveMs: number;
@@ -170,7 +175,10 @@ export class SseStream implements Closable {
       if (item === WAKE) continue;
       this.#pending = null;
       if (item === null) return this.close();
-      const text = item.type === "lagged" ? laggedEvent(item.skipped) : render(item.event);
+      const rendered = item.type === "lagged" ? laggedEvent(item.skipped) : render(item.event);
+      // Only an asynchronous translation costs an await; the built-in streams render synchronously.
+      const text = typeof rendered === "object" && rendered !== null ? await rendered : rendered;
+      if (this.#closed) return;
       if (text !== null) {
         controller.enqueue(encoder.encode(text));
         return;

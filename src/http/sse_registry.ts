@@ -30,8 +30,17 @@ export interface SseOutput {
   readonly data: unknown;
 }
 
-/** A translate callback; null skips the event. Throwing skips it too (and is logged). */
-export type SseTranslate = (input: SseInput) => SseOutput | null;
+/**
+ * A translate callback; null skips the event. Throwing (or rejecting) skips
+ * it too, and is logged. It may answer asynchronously (a plugin in another
+ * thread or process): each connection then translates one event at a time,
+ * in order, and an answer that takes longer than {@link TRANSLATE_TIMEOUT_MS}
+ * skips that event, so one stuck call cannot stall a stream for good.
+ */
+export type SseTranslate = (input: SseInput) => SseOutput | null | Promise<SseOutput | null>;
+
+/** Longest wait for an asynchronous translation (spec 3 §8 plugin call timeout, 2 s). */
+export const TRANSLATE_TIMEOUT_MS = 2000;
 
 /** How a stream keeps the connection open. */
 export type KeepAliveStyle = "comment" | "event";

@@ -68,7 +68,9 @@ export const EN_US = {
   "result-summary": "Results: {passed}/{total} completed",
   "rate-limited": "Too many requests, slow down a little",
   "welcome-default":
-    "Welcome to [server_name], [user_name]! [player-count] players online.\nYour playtime here: [playtime]\nMost played: [top_playtime]\nRooms you can join: [active_rooms]\nRooms whose name starts with - are hidden from lists.",
+    "Welcome to [server_name], [user_name]! [players-online].\nYour playtime here: [playtime]\nMost played: [top_playtime]\nRooms you can join: [active_rooms]\nRooms whose name starts with - are hidden from lists.",
+  "players-online-one": "{count} player online",
+  "players-online-other": "{count} players online",
   "welcome-hours": "{hours}h",
   "welcome-no-rooms": "none yet, create one!",
   "welcome-no-playtime": "nobody yet",

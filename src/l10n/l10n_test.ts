@@ -1,5 +1,5 @@
 import { deepEqual, equal } from "node:assert/strict";
-import { LOCALES, resolveLocale, TABLES, translate } from "./mod.ts";
+import { LOCALES, resolveLocale, TABLES, translate, translatePlural } from "./mod.ts";
 
 Deno.test("every locale has exactly the key set of en-US", () => {
   const keys = Object.keys(TABLES["en-US"]).sort();
@@ -35,4 +35,13 @@ Deno.test("translate fills placeholders and keeps official strings", () => {
   equal(translate("zh-TW", "join-room-full"), "房間已滿");
   equal(translate("en-US", "chat-too-long", { max: 200 }), "Message is too long (at most 200 characters)");
   equal(translate("en-US", "chart-fallback-name", { id: 42 }), "#42");
+});
+
+Deno.test("translatePlural picks the form the count takes: English 1 player, 2 players; Chinese one form", () => {
+  equal(translatePlural("en-US", "players-online", 0), "0 players online");
+  equal(translatePlural("en-US", "players-online", 1), "1 player online");
+  equal(translatePlural("en-US", "players-online", 2), "2 players online");
+  equal(translatePlural("en-US", "players-online", 21), "21 players online");
+  equal(translatePlural("zh-CN", "players-online", 1), "当前在线 1 人");
+  equal(translatePlural("zh-TW", "players-online", 3), "目前在線 3 人");
 });

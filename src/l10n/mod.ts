@@ -50,3 +50,17 @@ export interface LocalText {
   readonly key: MessageKey;
   readonly args?: MessageArgs;
 }
+
+/** Message keys that come in plural forms: `<base>-one` and `<base>-other` (CLDR categories). */
+export type PluralBase = MessageKey extends infer K ? K extends `${infer B}-other` ? B : never : never;
+
+/**
+ * Renders the form of `<base>-one` / `<base>-other` that `count` takes in `locale` (CLDR plural rules via
+ * `Intl.PluralRules`: English says "1 player", "2 players"; Chinese has one form, so both keys hold the same text).
+ * `count` is passed as the `{count}` placeholder.
+ */
+export function translatePlural(locale: Locale, base: PluralBase, count: number, args: MessageArgs = {}): string {
+  const category = new Intl.PluralRules(locale).select(count);
+  const key = (category === "one" ? `${base}-one` : `${base}-other`) as MessageKey;
+  return translate(locale, key, { ...args, count });
+}

@@ -65,7 +65,9 @@ export const ZH_CN = {
   "result-summary": "成绩：{passed}/{total} 完成",
   "rate-limited": "请求过于频繁，请稍后再试",
   "welcome-default":
-    "欢迎来到 [server_name]，[user_name]！当前在线 [player-count] 人。\n你在本服务器的游玩时长：[playtime]\n游玩时长排行：[top_playtime]\n可加入的房间：[active_rooms]\n名称以 - 开头的房间不会出现在列表中。",
+    "欢迎来到 [server_name]，[user_name]！[players-online]。\n你在本服务器的游玩时长：[playtime]\n游玩时长排行：[top_playtime]\n可加入的房间：[active_rooms]\n名称以 - 开头的房间不会出现在列表中。",
+  "players-online-one": "当前在线 {count} 人",
+  "players-online-other": "当前在线 {count} 人",
   "welcome-hours": "{hours} 小时",
   "welcome-no-rooms": "暂无，快创建一个吧！",
   "welcome-no-playtime": "暂无",

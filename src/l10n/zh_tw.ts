@@ -65,7 +65,9 @@ export const ZH_TW = {
   "result-summary": "成績：{passed}/{total} 完成",
   "rate-limited": "請求過於頻繁，請稍後再試",
   "welcome-default":
-    "歡迎來到 [server_name]，[user_name]！目前在線 [player-count] 人。\n你在本伺服器的遊玩時長：[playtime]\n遊玩時長排行：[top_playtime]\n可加入的房間：[active_rooms]\n名稱以 - 開頭的房間不會出現在列表中。",
+    "歡迎來到 [server_name]，[user_name]！[players-online]。\n你在本伺服器的遊玩時長：[playtime]\n遊玩時長排行：[top_playtime]\n可加入的房間：[active_rooms]\n名稱以 - 開頭的房間不會出現在列表中。",
+  "players-online-one": "目前在線 {count} 人",
+  "players-online-other": "目前在線 {count} 人",
   "welcome-hours": "{hours} 小時",
   "welcome-no-rooms": "暫無，快建立一個吧！",
   "welcome-no-playtime": "暫無",

@@ -26,6 +26,7 @@ export const WELCOME_PLACEHOLDERS = [
   "[user_id]",
   "[player-count]",
   "[players]",
+  "[players-online]",
   "[server_name]",
   "[time]",
   "[playtime]",
@@ -212,7 +213,7 @@ export function serverOps(): ServerOp[] {
           users_dangling: users.filter((u) => !u.session).length,
           rooms: core.rooms.size,
           pending_auth: core.pendingAuth,
-          room_monitor: core.roomMonitor !== null,
+          room_monitor: s.deps.server.roomMonitor.session !== null,
           event_subscribers: core.ctx.bus.subscriberCount,
           ...s.statusSections(),
         };

@@ -43,7 +43,7 @@ export function runtimeReport(s: OpsServices, commands: number): RuntimeReport {
       hidden_rooms: [...core.rooms.values()].filter((r) => r.hidden).length,
       sessions: core.sessions.size,
       pending_auth: core.pendingAuth,
-      room_monitor: core.roomMonitor !== null,
+      room_monitor: s.deps.server.roomMonitor.session !== null,
       room_creation: core.switches.roomCreation,
       connections: core.switches.connections,
       admin_ids: core.adminIds.size,
@@ -59,6 +59,9 @@ export function runtimeReport(s: OpsServices, commands: number): RuntimeReport {
       published: bus.published,
       subscribers: bus.subscriberCount,
       listener_failures: bus.listenerFailures,
+      // Extensions' reliable subscribers and push deliveries with their back-pressure (queued, refused) figures.
+      reliable: bus.status().reliable,
+      deliveries: bus.status().deliveries,
     },
     schema: store
       ? { source: "persistence", version: s.deps.schemaVersion ?? null }

@@ -7,7 +7,27 @@ const quiet = () => {
   return { logs, log: logs.logger() };
 };
 
-Deno.test("data dir lock refuses a second owner, naming the directory and the PID", async () => {
+const HOLDER = new URL("./lock_holder_test_util.ts", import.meta.url).pathname;
+
+/** A separate process holding the lock of `dir` (no `-A`: the permissions of `deno task start`, file and system). */
+async function holder(dir: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-write", "--allow-sys", HOLDER, dir],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const first = await reader.read();
+  reader.releaseLock();
+  if (first.value?.trim() !== "held") {
+    const err = await new Response(child.stderr).text();
+    throw new Error(`the lock holder did not start: ${first.value ?? ""}${err}`);
+  }
+  return child;
+}
+
+Deno.test("data dir lock refuses a second owner in this process, naming the directory and the PID", async () => {
   const dir = await Deno.makeTempDir();
   const { log } = quiet();
   const lock = DataDirLock.acquire(dir, log, Date.now());
@@ -16,80 +36,102 @@ Deno.test("data dir lock refuses a second owner, naming the directory and the PI
     assert.equal(error.code, "locked");
     assert.ok(
       error.message.includes(`Cannot use data_dir "${dir}": it is in use by process ${Deno.pid} (this process)`),
+      error.message,
     );
     return true;
   });
   lock.release();
-  await assert.rejects(Deno.stat(`${dir}/${LOCK_FILE}`), Deno.errors.NotFound);
+  lock.release(); // Twice is harmless.
+  await assert.rejects(Deno.stat(`${dir}/${LOCK_FILE}`), Deno.errors.NotFound, "a clean release removes the file");
   DataDirLock.acquire(dir, log, Date.now()).release();
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("data dir lock takes over a stale lock of a dead process with a log line", async () => {
+Deno.test("data dir lock: a live owner process is refused; once SIGKILLed its lock is free at once, reaped or not", async () => {
   const dir = await Deno.makeTempDir();
   const { log, logs } = quiet();
-  // A child that exits at once leaves a PID nobody runs.
-  const child = await new Deno.Command(Deno.execPath(), { args: ["eval", "0"], stdout: "null", stderr: "null" })
-    .spawn();
-  await child.status;
-  const stale = { pid: child.pid, host: Deno.hostname(), start: "1", at: 1 };
-  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify(stale));
+  const child = await holder(dir);
+  try {
+    assert.throws(
+      () => DataDirLock.acquire(dir, log, Date.now()),
+      new RegExp(`in use by process ${child.pid} since `),
+    );
+    child.kill("SIGKILL");
+    // Not reaped yet (its status is not awaited): the kernel drops its file lock when it dies, zombie or not.
+    // Wait for that with a blocking lock on the same file instead of a sleep.
+    const probe = await Deno.open(`${dir}/${LOCK_FILE}`, { read: true });
+    await probe.lock(true);
+    probe.close();
+    const lock = DataDirLock.acquire(dir, log, Date.now());
+    assert.equal(lock.info.pid, Deno.pid);
+    const line = logs.history().find((r) => r.msg === "taking over a stale data_dir lock");
+    assert.equal(line?.fields.stale_pid, child.pid, "the dead owner is named");
+    assert.equal(JSON.parse(await Deno.readTextFile(`${dir}/${LOCK_FILE}`)).pid, Deno.pid, "the file names us now");
+    lock.release();
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already dead.
+    }
+    await child.status;
+    await child.stderr.cancel();
+    await child.stdout.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("data dir lock: a file left behind decides nothing, whatever PID, host or content it names", async (t) => {
+  const cases: [string, string][] = [
+    ["this process's own PID (a container restarted as PID 1)", JSON.stringify({ pid: Deno.pid, host: "x", at: 1 })],
+    ["PID 1, alive", JSON.stringify({ pid: 1, host: Deno.hostname(), at: 1 })],
+    ["another host", JSON.stringify({ pid: 4242, host: "elsewhere", at: 1 })],
+    [
+      "an old format with start time and boot id",
+      JSON.stringify({ pid: 1, host: "h", start: null, boot: null, at: 1 }),
+    ],
+  ];
+  for (const [what, text] of cases) {
+    await t.step(what, async () => {
+      const dir = await Deno.makeTempDir();
+      const { log, logs } = quiet();
+      await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, text);
+      const lock = DataDirLock.acquire(dir, log, Date.now());
+      const line = logs.history().find((r) => r.msg === "taking over a stale data_dir lock");
+      assert.equal(line?.fields.stale_pid, JSON.parse(text).pid);
+      lock.release();
+      await Deno.remove(dir, { recursive: true });
+    });
+  }
+  await t.step("empty or torn: taken over without naming anyone", async () => {
+    const dir = await Deno.makeTempDir();
+    const { log, logs } = quiet();
+    await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, '{"pid": 12');
+    DataDirLock.acquire(dir, log, Date.now()).release();
+    assert.equal(logs.history().filter((r) => r.level === "warn").length, 0);
+    await Deno.remove(dir, { recursive: true });
+  });
+});
+
+Deno.test("data dir lock release leaves alone a lock file that is no longer its own", async () => {
+  const dir = await Deno.makeTempDir();
+  const { log } = quiet();
   const lock = DataDirLock.acquire(dir, log, Date.now());
-  assert.equal(lock.info.pid, Deno.pid);
-  const line = logs.history().find((r) => r.msg === "taking over a stale data_dir lock");
-  assert.equal(line?.fields.stale_pid, child.pid);
+  // Someone deleted the file by hand and another file took its place.
+  await Deno.remove(`${dir}/${LOCK_FILE}`);
+  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, "someone else's\n");
   lock.release();
+  assert.equal(await Deno.readTextFile(`${dir}/${LOCK_FILE}`), "someone else's\n");
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("data dir lock treats a live PID with another start time as stale (PID reuse)", async () => {
+Deno.test("data dir lock: an unusable path is a data_dir error, not a lock conflict", async () => {
   const dir = await Deno.makeTempDir();
   const { log } = quiet();
-  // PID 1 is alive, but it did not start at tick 1, so the lock is not its.
-  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify({ pid: 1, host: Deno.hostname(), start: "1", at: 1 }));
-  DataDirLock.acquire(dir, log, Date.now()).release();
-  await Deno.remove(dir, { recursive: true });
-});
-
-Deno.test("data dir lock refuses a lock held on another host", async () => {
-  const dir = await Deno.makeTempDir();
-  const { log } = quiet();
-  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify({ pid: 4242, host: "elsewhere", start: null, at: 1 }));
-  assert.throws(() => DataDirLock.acquire(dir, log, Date.now()), /in use by process 4242 on host "elsewhere"/);
-  await Deno.remove(dir, { recursive: true });
-});
-
-Deno.test("data dir lock takes over a lock with this process's PID but another start time (restart as PID 1)", async () => {
-  const dir = await Deno.makeTempDir();
-  const { log, logs } = quiet();
-  // A crashed earlier run that had the same PID and hostname (a container restarted: PID 1 again).
-  const stale = { pid: Deno.pid, host: Deno.hostname(), start: "1", at: 1 };
-  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify(stale));
-  const lock = DataDirLock.acquire(dir, log, Date.now());
-  assert.equal(lock.info.pid, Deno.pid);
-  assert.notEqual(lock.info.start, "1");
-  const line = logs.history().find((r) => r.msg === "taking over a stale data_dir lock");
-  assert.equal(line?.fields.stale_pid, Deno.pid);
-  const written = JSON.parse(await Deno.readTextFile(`${dir}/${LOCK_FILE}`));
-  assert.equal(written.start, lock.info.start, "the lock file now holds this run's start time");
-  // The lock this process holds now still refuses a second owner in the same process.
-  assert.throws(() => DataDirLock.acquire(dir, log, Date.now()), /in use by process \d+ \(this process\)/);
-  lock.release();
-  await Deno.remove(dir, { recursive: true });
-});
-
-Deno.test("data dir lock treats a lock written before the last reboot as stale", async () => {
-  const dir = await Deno.makeTempDir();
-  const { log } = quiet();
-  const boot = await Deno.readTextFile("/proc/sys/kernel/random/boot_id").then((s) => s.trim(), () => null);
-  if (boot === null) return; // No boot id on this system: the start time alone decides.
-  // PID 1 is alive and its start time matches, but the lock was written in another boot.
-  const start = (await Deno.readTextFile("/proc/1/stat")).split(") ")[1]!.split(" ")[19]!;
-  const other = { pid: 1, host: Deno.hostname(), start, boot: "00000000-0000-0000-0000-000000000000", at: 1 };
-  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify(other));
-  DataDirLock.acquire(dir, log, Date.now()).release();
-  // The same lock in this boot belongs to a live process: refused.
-  await Deno.writeTextFile(`${dir}/${LOCK_FILE}`, JSON.stringify({ ...other, boot }));
-  assert.throws(() => DataDirLock.acquire(dir, log, Date.now()), /in use by process 1 /);
+  assert.throws(() => DataDirLock.acquire(`${dir}/missing`, log, Date.now()), (error: Error & { code?: string }) => {
+    assert.equal(error.code, "data_dir");
+    assert.match(error.message, /^Cannot lock data_dir ".*\/missing": /);
+    return true;
+  });
   await Deno.remove(dir, { recursive: true });
 });

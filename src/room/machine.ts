@@ -6,6 +6,10 @@
  * (protocol.md §5.4). Upstream lookups (chart, record) happen before the
  * call; their results are arguments.
  *
+ * Longer than 300 lines on purpose: the player commands of the room's one
+ * state machine stay together (operator transitions are `admin_machine.ts`,
+ * shared steps `procedures.ts`).
+ *
  * @example Usage
  * ```ts
  * import { createRoom, joinRoom } from "./machine.ts";

@@ -17,11 +17,12 @@ import {
   type ServerCommandType,
 } from "../protocol/mod.ts";
 import type { ReplyValue } from "../room/mod.ts";
-import type { Inbound, Session } from "../session/session.ts";
+import type { Inbound, Session, SessionCategory } from "../session/session.ts";
 import type { Replier, ServerCore, User } from "./core.ts";
+import type { CommandView } from "./pipeline.ts";
 
-/** One command in flight. */
-export class CommandContext<T extends ClientCommandType = ClientCommandType> implements Replier {
+/** One command in flight; extensions see it as a read-only {@link CommandView}. */
+export class CommandContext<T extends ClientCommandType = ClientCommandType> implements Replier, CommandView {
   readonly core: ServerCore;
   readonly session: Session;
   readonly cmd: ClientCommandOf<T>;
@@ -43,6 +44,52 @@ export class CommandContext<T extends ClientCommandType = ClientCommandType> imp
   /** The session's user, if authenticated. */
   get user(): User | undefined {
     return this.session.userId === null ? undefined : this.core.users.get(this.session.userId);
+  }
+
+  /** The command's variant. */
+  get type(): T {
+    return this.cmd.type as T;
+  }
+
+  /** Id of the sending session. */
+  get sessionId(): number {
+    return this.session.id;
+  }
+
+  /** The client's address. */
+  get ip(): string {
+    return this.session.ip;
+  }
+
+  /** What kind of client sent it. */
+  get category(): SessionCategory {
+    return this.session.category;
+  }
+
+  /** The acting user's id, or null. */
+  get userId(): number | null {
+    return this.session.userId;
+  }
+
+  /** The acting user's name, or null. */
+  get userName(): string | null {
+    return this.user?.name ?? null;
+  }
+
+  /** The acting user's room, or null. */
+  get roomId(): string | null {
+    return this.user?.roomId ?? null;
+  }
+
+  /**
+   * Refuses the command on an extension's behalf (see `pipeline.ts`): the
+   * protocol's error reply with `reason` as its text, or nothing for
+   * `Touches`/`Judges`, which have no reply. Counted and logged.
+   */
+  veto(reason: string, by: string): void {
+    this.core.counters.inc("commands_vetoed");
+    this.core.ctx.log.debug("command vetoed", { command: this.cmd.type, session: this.session.id, by, reason });
+    this.failText(reason);
   }
 
   /** Renders a text in the sender's language (en-US before login). */

@@ -1,317 +1,43 @@
 /**
- * Command dispatch: one handler per `ClientCommand` variant in a table the
- * compiler checks for completeness (style-models §8). Preconditions that
- * need the registry ("no room", "already in room", "room not found") are
- * checked here in the official order; the rest is the room machine's.
+ * Command dispatch: each inbound command of a session runs through the
+ * server's {@link CommandPipeline} (guards, veto hooks, feature links,
+ * handler), and is guaranteed its reply (spec 3 §4.1 rule 1): a
+ * request-type command that leaves the chain unanswered gets an error and
+ * counts `silent_response_paths`.
  *
  * @module
  */
 
-import type { ClientCommandType } from "../protocol/mod.ts";
-import {
-  abort,
-  cancelReady,
-  chat,
-  createRoom,
-  cycleRoom,
-  joinRoom,
-  leaveRoom,
-  lockRoom,
-  played,
-  ready,
-  requestStart,
-  type Room,
-  selectChart,
-  selectChartProblem,
-  type Transition,
-} from "../room/mod.ts";
 import type { Inbound, Session } from "../session/session.ts";
 import { CommandContext } from "./command_context.ts";
-import type { ChartMeta } from "./context.ts";
-import { LATE_JOIN_CONFIRM_MS, type ServerCore, type User } from "./core.ts";
-import { COMMAND_DEADLINE_MS } from "./counters.ts";
-import { login } from "./login.ts";
-import { isCliRoom, runCliRoom } from "./ingame_cli.ts";
-import { queryRoomInfo, roomMonitorLogin } from "./room_monitor.ts";
-import { relayTelemetry } from "./telemetry.ts";
+import type { ServerCore } from "./core.ts";
+import { builtinGuards } from "./guards.ts";
+import { commandHandlers, type HandlerDeps } from "./handlers.ts";
+import { CommandPipeline } from "./pipeline.ts";
 
-/** Longest chat message, in characters (code points), spec 3 §8. */
-export const CHAT_MAX_CHARS = 200;
-
-/** Code points of `text`, counted without allocating (a CJK character is one, not three bytes). */
-function codePoints(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // A high surrogate followed by a low one is a single character.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
+/** The command pipeline of one server: the built-in guards and the handler table. */
+export function serverPipeline(deps: HandlerDeps): CommandPipeline {
+  return new CommandPipeline(builtinGuards(), commandHandlers(deps));
 }
-
-type Handler<T extends ClientCommandType> = (core: ServerCore, cc: CommandContext<T>) => void | Promise<void>;
-
-/** Commands a session may send before it is authenticated. */
-const PRE_AUTH = new Set<ClientCommandType>([
-  "Ping",
-  "Authenticate",
-  "ConsoleAuthenticate",
-  "GameMonitorAuthenticate",
-  "RoomMonitorAuthenticate",
-]);
-
-/** Room commands, refused on console and room-monitor sessions. */
-const ROOM_COMMANDS = new Set<ClientCommandType>([
-  "Chat",
-  "CreateRoom",
-  "JoinRoom",
-  "LeaveRoom",
-  "LockRoom",
-  "CycleRoom",
-  "SelectChart",
-  "RequestStart",
-  "Ready",
-  "CancelReady",
-  "Played",
-  "Abort",
-  "Touches",
-  "Judges",
-]);
-
-/** Room operations counted against the room-operation rate limit. */
-const ROOM_OPERATIONS = new Set<ClientCommandType>([
-  "CreateRoom",
-  "JoinRoom",
-  "LeaveRoom",
-  "LockRoom",
-  "CycleRoom",
-  "SelectChart",
-  "RequestStart",
-  "Ready",
-  "CancelReady",
-  "Played",
-  "Abort",
-]);
-
-/** The user of an active session and their room; replies `no room` when there is none. */
-function inRoom<T extends ClientCommandType>(core: ServerCore, cc: CommandContext<T>): [User, Room] | null {
-  const user = cc.user;
-  const room = user ? core.roomOf(user) : undefined;
-  if (!user || !room) {
-    cc.fail("no-room");
-    return null;
-  }
-  return [user, room];
-}
-
-/** Runs a room transition and applies it, replying to this command. */
-function run<T extends ClientCommandType>(
-  core: ServerCore,
-  cc: CommandContext<T>,
-  room: Room,
-  step: (room: Room) => Transition,
-): void {
-  core.apply(room.id, step(room), cc);
-}
-
-/**
- * After an upstream lookup the world may have moved on: the session may be
- * closed or superseded, or the user may have left the room.
- */
-function stillCurrent<T extends ClientCommandType>(core: ServerCore, cc: CommandContext<T>, user: User): boolean {
-  if (cc.session.open && user.session === cc.session) return true;
-  core.counters.inc("stale_commit_prevented");
-  return false;
-}
-
-const HANDLERS: { [K in ClientCommandType]: Handler<K> } = {
-  Ping: (_core, cc) => void cc.replyCommand({ type: "Pong" }),
-  Authenticate: login,
-  ConsoleAuthenticate: login,
-  GameMonitorAuthenticate: login,
-  RoomMonitorAuthenticate: roomMonitorLogin,
-  QueryRoomInfo: queryRoomInfo,
-  Touches: (core, cc) => relayTelemetry(core, cc),
-  Judges: (core, cc) => relayTelemetry(core, cc),
-  Chat: (core, cc) => {
-    const found = inRoom(core, cc);
-    if (!found) return;
-    if (!core.ctx.config.chat_enabled) return cc.fail("chat-disabled");
-    // spec 3 §8: the limit is 200 characters; the codec only bounds the bytes.
-    if (codePoints(cc.cmd.message) > CHAT_MAX_CHARS) return cc.fail("chat-too-long", { max: CHAT_MAX_CHARS });
-    run(core, cc, found[1], (room) => chat(room, found[0].id, cc.cmd.message, core.roomCtx()));
-  },
-  CreateRoom: async (core, cc) => {
-    const user = cc.user!;
-    const { config } = core.ctx;
-    // A game-monitor session may only spectate (protocol.md §3.5): creating a
-    // room would make it player -id; refused like other commands its session may not send.
-    if (user.category === "game-monitor") return cc.fail("invalid-session-command");
-    if (isCliRoom(core, user, cc.cmd.id)) return await runCliRoom(core, cc, user);
-    if (core.roomOf(user)) return cc.fail("already-in-room");
-    if (core.rooms.has(cc.cmd.id)) return cc.fail("create-id-occupied");
-    if (!core.switches.roomCreation) return cc.fail("room-creation-disabled");
-    if (config.max_rooms !== null && core.rooms.size >= config.max_rooms) return cc.fail("server-room-limit");
-    const t = createRoom(cc.cmd.id, { id: user.id, name: user.name, monitor: false }, core.roomCtx(), {
-      maxPlayers: config.max_users_per_room,
-    });
-    core.apply(cc.cmd.id, t, cc);
-  },
-  JoinRoom: (core, cc) => {
-    const user = cc.user!;
-    if (core.roomOf(user)) return cc.fail("already-in-room");
-    const room = core.rooms.get(cc.cmd.id);
-    if (!room) return cc.fail("room-not-found");
-    if (user.category === "game-monitor" && !cc.cmd.monitor) return cc.fail("game-monitor-must-monitor");
-    // Spectating needs the `monitors` permission; game monitors are checked by their real id.
-    const realId = user.category === "game-monitor" ? -user.id : user.id;
-    const canMonitor = core.ctx.config.monitors.includes(realId);
-    const now = core.ctx.clock.now();
-    const pending = user.joinPending;
-    const confirmedLateJoin = pending !== null && pending.room === room.id && pending.until >= now;
-    const t = joinRoom(room, { id: user.id, name: user.name, monitor: cc.cmd.monitor }, core.roomCtx(), {
-      canMonitor,
-      confirmedLateJoin,
-    });
-    const reply = t.effects.find((e) => e.t === "reply");
-    const prompted = reply?.t === "reply" && !reply.result.ok && reply.result.error.key === "join-game-ongoing-confirm";
-    user.joinPending = prompted ? { room: room.id, until: now + LATE_JOIN_CONFIRM_MS } : null;
-    core.apply(room.id, t, cc);
-  },
-  LeaveRoom: (core, cc) => {
-    const user = cc.user!;
-    if (core.roomOf(user) === undefined && cc.session.clientInRoom) {
-      // The client still shows a room the server already took it out of (the
-      // room was closed, or an operator removed it): let it leave cleanly.
-      return cc.ok();
-    }
-    const found = inRoom(core, cc);
-    if (found) run(core, cc, found[1], (room) => leaveRoom(room, found[0].id, core.roomCtx()));
-  },
-  LockRoom: (core, cc) => {
-    const found = inRoom(core, cc);
-    if (found) run(core, cc, found[1], (room) => lockRoom(room, found[0].id, cc.cmd.lock, core.roomCtx()));
-  },
-  CycleRoom: (core, cc) => {
-    const found = inRoom(core, cc);
-    if (found) run(core, cc, found[1], (room) => cycleRoom(room, found[0].id, cc.cmd.cycle, core.roomCtx()));
-  },
-  SelectChart: async (core, cc) => {
-    const found = inRoom(core, cc);
-    if (!found) return;
-    const [user, room] = found;
-    const problem = selectChartProblem(room, user.id);
-    if (problem) return cc.fail(problem);
-    const id = cc.cmd.id;
-    let name: string;
-    let meta: ChartMeta | undefined;
-    try {
-      meta = await core.upstreamFor(room).chart(id, { budgetMs: core.ctx.config.auth_budget_ms });
-      name = meta.name;
-    } catch (error) {
-      // spec 3 §3.1 rule 5: on failure the name falls back to `#<id>`.
-      core.ctx.log.info("chart lookup failed, using fallback name", {
-        room: room.id,
-        chart: id,
-        reason: String(error),
-      });
-      name = `#${id}`;
-    }
-    if (!stillCurrent(core, cc, user)) return cc.fail("connection-replaced");
-    const now = core.roomOf(user);
-    if (!now) return cc.fail("no-room");
-    run(core, cc, now, (r) => selectChart(r, user.id, { id, name, durationSecs: null }, core.roomCtx()));
-    // The metadata is handed on: the duration resolver need not fetch it again.
-    if (core.rooms.get(now.id)?.chart?.id === id) core.resolveChartDuration(now.id, id, meta);
-  },
-  RequestStart: (core, cc) => {
-    const found = inRoom(core, cc);
-    if (found) run(core, cc, found[1], (room) => requestStart(room, found[0].id, core.roomCtx()));
-  },
-  Ready: (core, cc) => {
-    const found = inRoom(core, cc);
-    if (found) run(core, cc, found[1], (room) => ready(room, found[0].id, core.roomCtx()));
-  },
-  CancelReady: (core, cc) => {
-    const found = inRoom(core, cc);
-    if (found) run(core, cc, found[1], (room) => cancelReady(room, found[0].id, core.roomCtx()));
-  },
-  Played: async (core, cc) => {
-    const found = inRoom(core, cc);
-    if (!found) return;
-    const [user] = found;
-    let record;
-    try {
-      record = await core.upstreamFor(found[1]).record(cc.cmd.id, { budgetMs: core.ctx.config.auth_budget_ms });
-    } catch (error) {
-      // The official server passes the HTTP client's error text through (protocol.md §6).
-      return cc.failText(error instanceof Error ? error.message : String(error));
-    }
-    if (record.player !== user.id) return cc.fail("invalid-record");
-    if (!stillCurrent(core, cc, user)) return cc.fail("connection-replaced");
-    const room = core.roomOf(user);
-    if (!room) return cc.fail("no-room");
-    const data = { ...record, std: record.std ?? 0, std_score: record.std_score ?? 0 };
-    run(core, cc, room, (r) => played(r, user.id, data, core.roomCtx()));
-  },
-  Abort: (core, cc) => {
-    const found = inRoom(core, cc);
-    if (found) run(core, cc, found[1], (room) => abort(room, found[0].id, core.roomCtx()));
-  },
-};
 
 /** Runs one inbound command of a session and guarantees its reply. */
-export async function dispatch(core: ServerCore, session: Session, inbound: Inbound): Promise<void> {
+export async function dispatch(
+  core: ServerCore,
+  pipeline: CommandPipeline,
+  session: Session,
+  inbound: Inbound,
+): Promise<void> {
   const cc = new CommandContext(core, session, inbound);
-  const type = inbound.cmd.type;
   core.counters.inc("request_received");
   try {
-    if (cc.replyType && core.ctx.clock.monotonic() - inbound.receivedAt > COMMAND_DEADLINE_MS) {
-      // Past its deadline the client stopped waiting: refuse rather than commit what it never learns (spec 3 §7 rule 4).
-      core.counters.inc("late_commit");
-      core.ctx.log.warn("command reached its handler after its deadline; refused", {
-        command: type,
-        session: session.id,
-      });
-      return cc.fail("server-busy");
-    }
-    if (session.state !== "active" && !PRE_AUTH.has(type)) {
-      // Before login only Ping and the authenticate commands make sense; the
-      // rest still get their error reply (spec 3 §4.1 rule 1).
-      if (session.state === "failed") return;
-      cc.fail("not-authenticated");
-      return;
-    }
-    if (session.state === "active" && (session.category === "room-monitor" || session.category === "console")) {
-      // The room monitor and consoles have no user record (a console is never the player): they may only query.
-      if (type !== "QueryRoomInfo" && !PRE_AUTH.has(type)) return cc.fail("invalid-session-command");
-    } else if (session.state === "active" && !PRE_AUTH.has(type)) {
-      const user = cc.user;
-      if (!user || user.session !== session) {
-        // A replaced connection must not act for the user any more.
-        cc.fail("connection-replaced");
-        return;
-      }
-      if (ROOM_COMMANDS.has(type) && (session.category === "console" || session.category === "room-monitor")) {
-        cc.fail("invalid-session-command");
-        return;
-      }
-      const cls = type === "Chat" ? "chat" : ROOM_OPERATIONS.has(type) ? "room" : null;
-      if (cls && !core.allowCommand(session, cls)) {
-        core.counters.inc("commands_rate_limited");
-        cc.fail("rate-limited");
-        return;
-      }
-    }
-    await (HANDLERS[type] as Handler<ClientCommandType>)(core, cc);
+    await pipeline.run(cc);
   } finally {
     if (cc.replyType && !cc.answered && session.open && session.state !== "failed") {
       core.counters.inc("silent_response_paths");
-      core.ctx.log.error("command finished without a reply; sending an error", { command: type, session: session.id });
+      core.ctx.log.error("command finished without a reply; sending an error", {
+        command: inbound.cmd.type,
+        session: session.id,
+      });
       cc.failText("internal error");
     }
   }

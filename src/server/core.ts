@@ -1,37 +1,34 @@
 /**
  * The server's shared state and the runtime that applies room transitions:
- * the registry of users, rooms and sessions, effect application (encode once,
- * deliver to each recipient's current session), dangling users and the
- * leave-on-disconnect path.
+ * the registry of users, rooms and sessions, and effect application (encode
+ * once, deliver to each recipient's current session). User records come and
+ * go in `presence.ts`; features attach from outside (`onEffect`, the bus,
+ * the command pipeline) instead of adding fields or cases here.
  *
  * @module
  */
 
 import type { LeaveReason } from "../events/mod.ts";
-import { type Locale, type LocalText, resolveLocale, translate } from "../l10n/mod.ts";
-import { TokenBucket } from "../net/rate_limit.ts";
-import { encodeServerCommand, type Result, type ServerCommand, type UserInfo } from "../protocol/mod.ts";
+import { type Locale, type LocalText, translate } from "../l10n/mod.ts";
+import { encodeServerCommand, type Result, type ServerCommand } from "../protocol/mod.ts";
 import {
   leaveRoom,
   type ReplyValue,
   type Room,
   type RoomCtx,
-  roomData,
+  type RoomEffect,
   setChartDuration,
   tick,
   type Transition,
 } from "../room/mod.ts";
-import { isRoomScoped, type Session, type SessionCategory } from "../session/session.ts";
+import { isRoomScoped, type Session } from "../session/session.ts";
 import { ObservedSet } from "../util/observed_set.ts";
 import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
 import type { ChartMeta, GameServerConfig, ServerContext, UpstreamApi } from "./context.ts";
 import { Counters } from "./counters.ts";
-import type { ConsoleRunner } from "./ingame_cli.ts";
 import { type IpHistorySource, MemoryIpHistory } from "./ip_history.ts";
-import { roomMonitorKey } from "./monitor_key.ts";
 import { MemoryPlaytime, type PlaytimeSource, withCachedTop } from "./playtime.ts";
-import { forwardToRoomMonitor, pushToRoomMonitor } from "./room_monitor.ts";
 import { RoomTimers } from "./room_timers.ts";
 import type { User } from "./user.ts";
 
@@ -47,11 +44,21 @@ export const FALLBACK_DURATION_SECS = 10000;
 /** Progress notices to late joiners, every 30 s (spec 3 §8). */
 export const PROGRESS_INTERVAL_SECS = 30;
 
-/** Rate-limited command classes. */
-export type CommandClass = "chat" | "room";
+/** The room effects the core applies itself; any other kind is a feature's ({@link ServerCore.onEffect}). */
+type CoreEffect = Extract<RoomEffect, { t: "send" | "text" | "reply" | "membership" | "event" | "resolve-duration" }>;
 
-/** How long a late-join prompt stays valid: joining again within it confirms. */
-export const LATE_JOIN_CONFIRM_MS = 30_000;
+/** Room effects the core leaves to a feature that registers for them (today the room monitor's `monitor`). */
+export type ExtensionEffect = Exclude<RoomEffect, CoreEffect>;
+
+/** Keys read only at startup: `config reload` reports them as needing a restart. */
+const RESTART_ONLY = [
+  "port",
+  "bind_address",
+  "service_secret_key",
+  "proxy_allow_cidr",
+  "connection_rate_limit",
+  "connection_rate_window",
+] as const;
 
 /** System chat messages use user id 0 (spec 3 §4.6 `send-chat`). */
 export const SYSTEM_USER = 0;
@@ -70,10 +77,6 @@ export class ServerCore {
   readonly seenPlayers = new Set<number>();
   /** Logins in flight until Active or failed, journal and reply flush included (bounded by `max_pending_auth`). */
   pendingAuth = 0;
-  /** The connected room-monitor session, if any (protocol.md §3.5). */
-  roomMonitor: Session | null = null;
-  /** The key room monitors must present; null when no secret is configured. */
-  readonly monitorKey: Promise<Uint8Array | null>;
   /** Bumped on every room change: readers cache views of the room list by it. */
   roomsVersion = 0;
   /** Set once shutdown began: no new logins. */
@@ -85,13 +88,11 @@ export class ServerCore {
   readonly switches: { roomCreation: boolean; connections: boolean };
   /** Game user ids with in-game console rights (`admin_game_ids`, `admin-id`); reports changes for persisting. */
   readonly adminIds: ObservedSet<number>;
-  /** The console command runner for the in-game console; null until a console is attached. */
-  cli: ConsoleRunner | null = null;
   /** Everything the server reads from outside; `config` is replaced by `reloadConfig`. */
   ctx: ServerContext;
   readonly #newUuid: () => string;
-  /** Per-session command budgets (spec 3 §5 rule 6). */
-  readonly #buckets = new WeakMap<Session, Record<CommandClass, TokenBucket>>();
+  /** Handlers of the effects features take care of (the room monitor's `monitor`). */
+  readonly #effectHandlers = new Map<ExtensionEffect["t"], (effect: ExtensionEffect) => void>();
   /** One wake-up timer per room, for its next deadline. */
   readonly #timers: RoomTimers;
 
@@ -110,10 +111,18 @@ export class ServerCore {
       ctx.playtime ?? new MemoryPlaytime(ctx.bus, () => ctx.clock.now(), (id) => this.users.get(id)?.name),
       () => this.ctx.clock.now(),
     );
-    // Derived once at startup: Argon2id takes tens of milliseconds.
-    const secret = ctx.config.service_secret_key;
-    this.monitorKey = secret ? roomMonitorKey(secret) : Promise.resolve(null);
-    ctx.bus.listen((event) => forwardToRoomMonitor(this, event));
+  }
+
+  /**
+   * Lets a feature apply the room effects of kind `kind` (one handler per
+   * kind); the core drops them while none is registered. Returns a remover.
+   */
+  onEffect<K extends ExtensionEffect["t"]>(
+    kind: K,
+    handler: (effect: Extract<ExtensionEffect, { t: K }>) => void,
+  ): () => void {
+    this.#effectHandlers.set(kind, handler as (effect: ExtensionEffect) => void);
+    return () => void this.#effectHandlers.delete(kind);
   }
 
   /**
@@ -122,15 +131,7 @@ export class ServerCore {
    */
   reloadConfig(next: GameServerConfig): string[] {
     const before = this.ctx.config;
-    const restartOnly = ([
-      "port",
-      "bind_address",
-      "service_secret_key",
-      "proxy_allow_cidr",
-      "connection_rate_limit",
-      "connection_rate_window",
-    ] as const)
-      .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
+    const restartOnly = RESTART_ONLY.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(next[k]));
     this.ctx = { ...this.ctx, config: next };
     return restartOnly;
   }
@@ -151,40 +152,6 @@ export class ServerCore {
         progressIntervalSecs: PROGRESS_INTERVAL_SECS,
       },
     };
-  }
-
-  /** Wire identity of a user. */
-  userInfo(user: User): UserInfo {
-    return { id: user.id, name: user.name, monitor: user.monitor };
-  }
-
-  /** Creates or refreshes a user record from an identity. */
-  upsertUser(id: number, name: string, language: string, category: SessionCategory): User {
-    let user = this.users.get(id);
-    if (!user) {
-      user = {
-        id,
-        name,
-        language,
-        locale: resolveLocale(language),
-        category,
-        roomId: null,
-        monitor: false,
-        session: null,
-        pending: null,
-        dangle: undefined,
-        joinPending: null,
-        cliPending: null,
-        firstSeen: this.ctx.clock.now(),
-      };
-      this.users.set(id, user);
-    } else {
-      user.name = name;
-      user.language = language;
-      user.locale = resolveLocale(language);
-      user.category = category;
-    }
-    return user;
   }
 
   /** Users with a live session. */
@@ -262,43 +229,14 @@ export class ServerCore {
         case "event":
           this.ctx.bus.publish(effect.event);
           break;
-        case "monitor":
-          pushToRoomMonitor(this, effect.event);
-          break;
         case "resolve-duration":
           if (t.room) this.resolveChartDuration(t.room.id, effect.chart);
           break;
+        default:
+          // Not the core's: the feature that registered for this kind applies it (dropped when none did).
+          this.#effectHandlers.get(effect.t)?.(effect);
       }
     }
-  }
-
-  /**
-   * Takes one command of `cls` from the session's budget: Chat 10 per 3 s,
-   * room operations 20 per 6 s (spec 3 §5 rule 6). False = refuse it.
-   */
-  allowCommand(session: Session, cls: CommandClass): boolean {
-    const now = this.ctx.clock.monotonic();
-    let buckets = this.#buckets.get(session);
-    if (!buckets) {
-      buckets = { chat: new TokenBucket(10, 3000, now), room: new TokenBucket(20, 6000, now) };
-      this.#buckets.set(session, buckets);
-    }
-    return buckets[cls].take(now);
-  }
-
-  /** Puts back a room restored from storage (a persistent room at startup). */
-  restoreRoom(room: Room): void {
-    if (this.rooms.has(room.id)) return;
-    this.rooms.set(room.id, room);
-    this.roomsVersion++;
-    this.ctx.bus.publish({
-      kind: "room.created",
-      room: room.id,
-      uuid: room.uuid,
-      hidden: room.hidden,
-      by: null,
-      data: roomData(room),
-    });
   }
 
   /** Cancels every room timer (shutdown). */
@@ -353,44 +291,5 @@ export class ServerCore {
     const room = this.roomOf(user);
     if (!room) return;
     this.apply(room.id, leaveRoom(room, user.id, this.roomCtx(), reason), null);
-  }
-
-  /**
-   * A session closed. If it was its user's current session the user dangles:
-   * in a room they keep it for `dangle_grace` (in a Playing room
-   * `playing_reconnect_grace`) and leave if they do not log in again in time
-   * (spec 3 §4.1; issue 3 "Heartbeat").
-   */
-  sessionClosed(session: Session): void {
-    this.sessions.delete(session);
-    if (this.roomMonitor === session) this.roomMonitor = null;
-    if (session.userId === null) return;
-    const user = this.users.get(session.userId);
-    if (!user || user.session !== session) return;
-    user.session = null;
-    this.ctx.bus.publish({ kind: "user.offline", user: user.id, name: user.name });
-    // A login in flight decides what follows (spec 3 §3.2): it takes over, or its rollback calls `dangle`.
-    if (user.pending) return;
-    this.dangle(user);
-  }
-
-  /** A user without a connection dangles in their room for the grace, or is forgotten when in none. */
-  dangle(user: User): void {
-    const room = this.roomOf(user);
-    if (!room) {
-      this.users.delete(user.id);
-      return;
-    }
-    if (this.shuttingDown) return;
-    const { config, clock } = this.ctx;
-    const graceSecs = room.phase.kind === "play" ? config.playing_reconnect_grace : config.dangle_grace;
-    this.ctx.log.info("user dangling", { user: user.id, room: room.id, grace_s: graceSecs });
-    user.dangle = clock.setTimeout(() => {
-      user.dangle = undefined;
-      if (user.session || this.users.get(user.id) !== user) return;
-      this.ctx.log.info("dangling user did not come back, leaving room", { user: user.id, room: user.roomId ?? "" });
-      this.removeFromRoom(user, "disconnect");
-      this.users.delete(user.id);
-    }, graceSecs * 1000);
   }
 }

@@ -36,6 +36,8 @@ export const INFO_COUNTERS = [
   "sessions_rejected_full",
   "connections_rate_limited",
   "commands_rate_limited",
+  "commands_vetoed",
+  "command_hook_failures",
   "auth_rejected_busy",
   "auth_cache_hits",
   "auth_cache_misses",

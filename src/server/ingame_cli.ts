@@ -7,11 +7,16 @@
  * 20 characters, so a line ending with `--` is held and continued by the
  * next one that starts with `--`.
  *
+ * It is a feature link of the command pipeline, attached from outside
+ * (`server.commands.use(inGameConsole(runner))`), and keeps the held
+ * first parts itself, per user.
+ *
  * @module
  */
 
 import type { CommandContext } from "./command_context.ts";
 import { type ServerCore, SYSTEM_USER, type User } from "./core.ts";
+import type { CommandLink } from "./pipeline.ts";
 
 /** Runs console command lines for the in-game console (the console's command registry). */
 export interface ConsoleRunner {
@@ -30,9 +35,24 @@ export function decodeCliRoomName(id: string): string {
   return id.slice(1).replace(/__|_/g, (m) => (m === "__" ? "_" : " ")).trim();
 }
 
-/** Whether this CreateRoom should run the in-game console instead. */
-export function isCliRoom(core: ServerCore, user: User, id: string): boolean {
-  return id.startsWith("_") && core.ctx.config.cli_enabled && core.cli !== null && core.adminIds.has(user.id);
+/**
+ * The in-game console as a pipeline link: a `CreateRoom` by an administrator
+ * whose name starts with `_` runs `runner` (when `cli_enabled`); every other
+ * command goes on.
+ */
+export function inGameConsole(runner: ConsoleRunner): CommandLink {
+  // The first part of a command continued with `--`, per user (gone with the user record).
+  const held = new WeakMap<User, string>();
+  return (cc, next) => {
+    if (cc.cmd.type !== "CreateRoom") return next();
+    const core = cc.core;
+    const user = cc.user;
+    const id = cc.cmd.id;
+    // A game monitor may not create rooms at all (protocol.md §3.5): the handler refuses it.
+    if (!user || user.category === "game-monitor" || !id.startsWith("_")) return next();
+    if (!core.ctx.config.cli_enabled || !core.adminIds.has(user.id)) return next();
+    return run(core, cc as CommandContext<"CreateRoom">, user, runner, held);
+  };
 }
 
 function say(core: ServerCore, user: User, lines: readonly string[]): void {
@@ -42,12 +62,18 @@ function say(core: ServerCore, user: User, lines: readonly string[]): void {
 }
 
 /** Runs the in-game console for a `CreateRoom` and answers it with an error. */
-export async function runCliRoom(core: ServerCore, cc: CommandContext<"CreateRoom">, user: User): Promise<void> {
+async function run(
+  core: ServerCore,
+  cc: CommandContext<"CreateRoom">,
+  user: User,
+  runner: ConsoleRunner,
+  held: WeakMap<User, string>,
+): Promise<void> {
   const part = decodeCliRoomName(cc.cmd.id);
-  const pending = user.cliPending;
+  const pending = held.get(user);
   let line: string;
-  if (pending !== null) {
-    user.cliPending = null;
+  if (pending !== undefined) {
+    held.delete(user);
     if (!part.startsWith(CONTINUATION)) {
       say(core, user, [`continuation expected: the next part must start with ${CONTINUATION}`]);
       return cc.failText("admin CLI command rejected");
@@ -55,7 +81,7 @@ export async function runCliRoom(core: ServerCore, cc: CommandContext<"CreateRoo
     line = `${pending} ${part.slice(CONTINUATION.length).trim()}`.trim();
   } else line = part;
   if (line.endsWith(CONTINUATION)) {
-    user.cliPending = line.slice(0, -CONTINUATION.length).trim();
+    held.set(user, line.slice(0, -CONTINUATION.length).trim());
     say(core, user, [`held; continue with a command that starts with ${CONTINUATION}`]);
     return cc.failText("admin CLI command held");
   }
@@ -66,7 +92,7 @@ export async function runCliRoom(core: ServerCore, cc: CommandContext<"CreateRoo
   core.ctx.log.info("in-game console command", { user: user.id, command: line });
   let output: string[];
   try {
-    output = await core.cli!.execute(line, { kind: "in-game", userId: user.id, name: user.name });
+    output = await runner.execute(line, { kind: "in-game", userId: user.id, name: user.name });
   } catch (error) {
     output = [`error: ${error instanceof Error ? error.message : String(error)}`];
   }

@@ -55,23 +55,16 @@ function committed(error: unknown): boolean {
 export async function login<T extends TokenCommand>(core: ServerCore, cc: CommandContext<T>): Promise<void> {
   const { session } = cc;
   const { config } = core.ctx;
-  if (session.state !== "connected") return cc.fail("repeated-authenticate");
-  if (core.shuttingDown) {
-    cc.fail("server-shutting-down");
-    session.state = "failed";
-    return void session.closeAfterFlush(cc.replySeq, "rejected");
-  }
+  // spec 3 §3.2 Connected → Authenticating (a second authenticate command is refused).
+  if (!session.login.begin()) return cc.fail("repeated-authenticate");
+  if (core.shuttingDown) return refuse(cc, "server-shutting-down");
   if (session.overCapacity) {
     core.counters.inc("sessions_rejected_full");
-    cc.fail("server-full");
-    session.state = "failed";
-    return void session.closeAfterFlush(cc.replySeq, "rejected");
+    return refuse(cc, "server-full");
   }
   if (core.pendingAuth >= config.max_pending_auth) {
     core.counters.inc("auth_rejected_busy");
-    cc.fail("server-busy");
-    session.state = "failed";
-    return void session.closeAfterFlush(cc.replySeq, "rejected");
+    return refuse(cc, "server-busy");
   }
   const cmd = cc.cmd as ClientCommandOf<TokenCommand>;
   const category: SessionCategory = cmd.type === "ConsoleAuthenticate"
@@ -79,7 +72,6 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
     : cmd.type === "GameMonitorAuthenticate"
     ? "game-monitor"
     : "normal";
-  session.state = "authenticating";
   // `max_pending_auth` bounds every login until it is Active or failed, not just its upstream lookup: logins
   // waiting on the journal's fsync or on their reply's flush hold memory too (spec 3 §3.2, §8).
   core.pendingAuth++;
@@ -88,6 +80,15 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
   } finally {
     core.pendingAuth--;
   }
+}
+
+/** Answers a login with an error and closes once that is flushed (Authenticating → Failed). */
+function refuse<T extends TokenCommand>(
+  cc: CommandContext<T>,
+  key: "server-shutting-down" | "server-full" | "server-busy" | "auth-failed",
+): void {
+  cc.fail(key);
+  cc.session.login.refuse(cc.replySeq, key === "auth-failed" ? "auth-failed" : "rejected");
 }
 
 /** Authenticating → DurableAccepted, then hands over to `accept` (Active or rollback). */
@@ -109,25 +110,18 @@ async function authenticate<T extends TokenCommand>(
       reason: error instanceof Error ? error.message : String(error),
     });
     if (!session.open) return;
-    session.state = "failed";
-    cc.fail("auth-failed");
-    return void session.closeAfterFlush(cc.replySeq, "auth-failed");
+    return refuse(cc, "auth-failed");
   }
   if (!session.open) return;
-  if (core.shuttingDown) {
-    session.state = "failed";
-    cc.fail("server-shutting-down");
-    return void session.closeAfterFlush(cc.replySeq, "rejected");
-  }
+  if (core.shuttingDown) return refuse(cc, "server-shutting-down");
   // spec 3 §4.1 rule 4: banned ids and addresses get Authenticate(Err(reason)).
   const ban = core.bans.userBan(identity.id);
   const ipBan = core.bans.ipBan(session.ip);
   if (ban || ipBan) {
     log.info("banned login refused", { user: identity.id, session: session.id, by: ban ? "user" : "ip" });
-    session.state = "failed";
     const notice = banNotice((ban ?? ipBan)!.reason);
     cc.failText(translate(resolveLocale(identity.language), notice.key, notice.args));
-    return void session.closeAfterFlush(cc.replySeq, "rejected");
+    return session.login.refuse(cc.replySeq, "rejected");
   }
   // Game monitors act under the negated id with a marked name (protocol.md §3.5).
   const id = category === "game-monitor" ? -Math.abs(identity.id) : identity.id;
@@ -155,9 +149,7 @@ async function authenticate<T extends TokenCommand>(
       // Written but not flushed: it would reach the store as a login nobody was told about.
       if (committed(error)) compensate(core, record, "journal flush failed");
       if (!session.open) return;
-      session.state = "failed";
-      cc.fail("server-busy");
-      return void session.closeAfterFlush(cc.replySeq, "rejected");
+      return refuse(cc, "server-busy");
     }
   }
   await accept(core, cc, { id, name, language: identity.language, category, accountId: identity.id }, {

@@ -16,17 +16,21 @@
  * Console sessions never touch the user registry: they are answered with
  * their own identity and no room, and never replace a game connection.
  *
+ * The transitions are the session's login machine (`session/login_machine.ts`);
+ * this module asks for them and performs what they mean for the registry
+ * ({@link LoginOwner}: unbind, compensate, take over).
+ *
  * @module
  */
 
 import { encodeServerCommand, type UserInfo } from "../protocol/mod.ts";
 import { clientRoomState } from "../room/mod.ts";
-import type { GateFailure } from "../session/auth_gate.ts";
-import type { CloseReason, Session, SessionCategory } from "../session/session.ts";
+import type { LoginFailure } from "../session/login_machine.ts";
+import type { LoginOwner, Session, SessionCategory } from "../session/session.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { LoginRecord } from "./context.ts";
 import { type ServerCore, SYSTEM_USER, type User } from "./core.ts";
-import { reportVisit } from "./room_monitor.ts";
+import { dangle, upsertUser, userInfo } from "./presence.ts";
 import { renderWelcome } from "./welcome.ts";
 
 /** Who is logging in, as resolved by `login.ts`. */
@@ -46,13 +50,16 @@ export interface Durability {
   readonly record: LoginRecord | null;
 }
 
-type Outcome = "flushed" | "closed" | GateFailure;
-
-const CLOSE_REASON: Record<Exclude<Outcome, "flushed">, CloseReason> = {
-  "closed": "eof",
-  "overflow": "slow-client",
-  "control-overflow": "slow-client",
-  "expired": "auth-timeout",
+/** Why a rollback compensated, as the journal records it. */
+const WHY: Record<LoginFailure, string> = {
+  "closed": "login reply not flushed (closed)",
+  "overflow": "login reply not flushed (overflow)",
+  "control-overflow": "login reply not flushed (control-overflow)",
+  "expired": "login reply not flushed (expired)",
+  "auth-timeout": "authentication timed out",
+  "shutdown": "shutting down",
+  "banned": "banned while logging in",
+  "superseded": "superseded while logging in",
 };
 
 /**
@@ -74,6 +81,43 @@ export function compensate(core: ServerCore, record: LoginRecord, reason: string
   }
 }
 
+/** What the server does for one login's effects beyond its connection (see `LoginOwner`). */
+class LoginBinding implements LoginOwner {
+  /** The user record this login binds; null for consoles, which never touch the registry. */
+  user: User | null = null;
+  /** The user's connection before this login, closed at takeover. */
+  previous: Session | null = null;
+
+  constructor(readonly core: ServerCore, readonly session: Session, readonly durability: Durability) {}
+
+  unbind(): void {
+    const user = this.user;
+    if (!user || user.pending !== this.session) return;
+    user.pending = null;
+    // The old binding, if any, was never touched; without one the user is removed or dangles again.
+    if (user.session === null && this.core.users.get(user.id) === user) dangle(this.core, user);
+  }
+
+  compensate(why: LoginFailure): void {
+    if (this.durability.record) compensate(this.core, this.durability.record, WHY[why]);
+  }
+
+  takeOver(): void {
+    const user = this.user;
+    if (!user) return;
+    this.previous = user.session !== this.session ? user.session : null;
+    user.pending = null;
+    user.session = this.session;
+    const previous = this.previous;
+    if (previous) {
+      // The old binding ends here: one offline for it, one online for the new one.
+      previous.userId = null;
+      this.core.ctx.bus.publish({ kind: "user.offline", user: user.id, name: user.name });
+      previous.close("replaced");
+    }
+  }
+}
+
 /** Runs a journaled login from DurableAccepted to Active, or rolls it back. */
 export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | "GameMonitorAuthenticate">(
   core: ServerCore,
@@ -82,28 +126,28 @@ export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | 
   durability: Durability,
 ): Promise<void> {
   const { session } = cc;
-  if (!session.open || core.shuttingDown) {
-    return rollback(core, session, null, durability, session.open ? "shutdown" : "eof", "closed before the reply");
-  }
-  // spec 3 §3.2 Authenticating → DurableAccepted.
-  const gateFailed = session.openGate();
-  let user: User | null = null;
+  const binding = new LoginBinding(core, session, durability);
+  // spec 3 §3.2 Authenticating → DurableAccepted (a record for a session closed meanwhile is compensated).
+  if (!session.login.durable(binding, durability.record !== null, core.ctx.clock.monotonic())) return;
+  if (core.shuttingDown) return session.login.fail("shutdown");
   let reply: [UserInfo, ReturnType<typeof clientRoomState> | null];
   let chartRepeat: Uint8Array | null = null;
   if (who.category === "console") {
     // A console is its own identity: never the player's record, never their room (defect: it used to replace them).
     reply = [{ id: who.id, name: who.name, monitor: false }, null];
   } else {
-    user = core.upsertUser(who.id, who.name, who.language, who.category);
+    const user = upsertUser(core, who.id, who.name, who.language, who.category);
+    binding.user = user;
     // The login in flight owns the user now; a rollback re-arms the grace.
     core.ctx.clock.clearTimeout(user.dangle);
     user.dangle = undefined;
     const rival = user.pending;
     user.pending = session;
+    session.login.bound();
     // Two new connections at once: the later one wins, the earlier login rolls back.
     if (rival && rival !== session) rival.close("replaced");
     const room = core.roomOf(user);
-    reply = [core.userInfo(user), room ? clientRoomState(room, user.id) : null];
+    reply = [userInfo(user), room ? clientRoomState(room, user.id) : null];
     if (room && room.chart && room.phase.kind !== "select") {
       // A client reconnecting into a waiting or running round learns the chart
       // only from SelectChart; without it the official client panics when the
@@ -116,49 +160,29 @@ export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | 
   }
   const seq = cc.replyCommand({ type: "Authenticate", result: { ok: true, value: reply } });
   if (chartRepeat) session.push(chartRepeat, false);
-  const outcome: Outcome = await Promise.race([
-    session.outbound.flushed(seq).then((ok): Outcome => ok ? "flushed" : "closed"),
-    gateFailed,
-  ]);
-  // The gate may fail in the microtasks between the flush settling the race and this line: its frames are gone,
-  // so activating would skip them silently (spec 3 §8 fails the login closed instead).
-  const failed = outcome === "flushed" ? session.gateFailure : outcome;
-  if (failed !== null || !session.open) {
-    const why = failed ?? "closed";
-    return rollback(core, session, user, durability, CLOSE_REASON[why], `login reply not flushed (${why})`);
-  }
-  // spec 3 §3.2 DurableAccepted → ResponseFlushed.
-  session.state = "response-flushed";
+  // spec 3 §3.2 DurableAccepted → ResponseFlushed; a failure on the way has rolled the login back already.
+  if (!(await session.login.replyFlushed(seq))) return;
   core.counters.inc("response_flushed");
   core.counters.handshake.record(core.ctx.clock.monotonic() - cc.inbound.receivedAt);
-  if (core.shuttingDown) return rollback(core, session, user, durability, "shutdown", "shutting down");
-  if (core.bans.userBan(who.accountId) || core.bans.ipBan(session.ip)) {
-    return rollback(core, session, user, durability, "rejected", "banned while logging in");
-  }
+  if (core.shuttingDown) return session.login.fail("shutdown");
+  if (core.bans.userBan(who.accountId) || core.bans.ipBan(session.ip)) return session.login.fail("banned");
+  const user = binding.user;
   if (user && (user.pending !== session || core.users.get(user.id) !== user)) {
-    return rollback(core, session, user, durability, "replaced", "superseded while logging in");
+    return session.login.fail("superseded");
   }
-  activate(core, session, user, who);
+  activate(core, session, binding, who);
 }
 
 /** ResponseFlushed → Active: the new session takes over, then the old connection closes (spec 3 §3.2). */
-function activate(core: ServerCore, session: Session, user: User | null, who: Identity): void {
+function activate(core: ServerCore, session: Session, binding: LoginBinding, who: Identity): void {
   const { log, bus } = core.ctx;
+  const user = binding.user;
   if (!user) {
     session.activate("console", null);
     log.info("console authenticated", { user: who.id, session: session.id });
     return;
   }
-  const previous = user.session !== session ? user.session : null;
-  user.pending = null;
-  user.session = session;
   session.activate(who.category, user.id);
-  if (previous) {
-    // The old binding ends here: one offline for it, one online for the new one.
-    previous.userId = null;
-    bus.publish({ kind: "user.offline", user: user.id, name: user.name });
-    previous.close("replaced");
-  }
   const room = core.roomOf(user);
   // spec 3 §4.2 benchmark: virtual players (negative ids; game monitors are negative too but not "normal") log at
   // debug, or a run floods the log with logins.
@@ -166,35 +190,14 @@ function activate(core: ServerCore, session: Session, user: User | null, who: Id
     user: user.id,
     session: session.id,
     room: room?.id,
-    reconnect: previous !== null || room !== undefined,
+    reconnect: binding.previous !== null || room !== undefined,
   });
   if (who.category === "normal") {
     core.seenPlayers.add(user.id);
     sendWelcome(core, user);
   }
-  // Every player login is reported to the room monitor (protocol.md §3.5 `UserVisit`).
-  reportVisit(core, user.id);
+  // Every player login is reported to the room monitor as `UserVisit` (protocol.md §3.5), from this event.
   bus.publish({ kind: "user.online", user: user.id, name: user.name, language: user.language, ip: session.ip });
-}
-
-/** Any pre-Active failure (spec 3 §3.2): clear the pending binding, remove or re-dangle the user, compensate, close. */
-function rollback(
-  core: ServerCore,
-  session: Session,
-  user: User | null,
-  durability: Durability,
-  reason: CloseReason,
-  why: string,
-): void {
-  core.ctx.log.info("login rolled back", { user: user?.id, session: session.id, reason: why });
-  if (user && user.pending === session) {
-    user.pending = null;
-    // The old binding, if any, was never touched; without one the user is removed or dangles again.
-    if (user.session === null && core.users.get(user.id) === user) core.dangle(user);
-  }
-  if (durability.record) compensate(core, durability.record, why);
-  session.state = "failed";
-  session.close(reason);
 }
 
 /** Sends the welcome lines as system chat (spec 3 §2.3 `welcome`). */

@@ -18,3 +18,5 @@ export * from "./monitor_key.ts";
 export * from "./ip_history.ts";
 export * from "./ingame_cli.ts";
 export * from "./room_snapshot.ts";
+export type { BeforeCommand, CommandLink, CommandPipeline, CommandView, Next } from "./pipeline.ts";
+export type { RoomMonitor } from "./room_monitor.ts";

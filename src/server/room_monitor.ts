@@ -8,11 +8,12 @@
  */
 
 import type { DomainEvent } from "../events/mod.ts";
-import { encodeServerCommand, type RoomData, type RoomEvent } from "../protocol/mod.ts";
+import { encodeServerCommand, type RoomData, type RoomEvent, type ServerCommand } from "../protocol/mod.ts";
 import { roomData } from "../room/mod.ts";
+import type { Session } from "../session/session.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { ServerCore } from "./core.ts";
-import { bytesEqual } from "./monitor_key.ts";
+import { bytesEqual, roomMonitorKey } from "./monitor_key.ts";
 
 /** Identity the room monitor is answered with. */
 export const ROOM_MONITOR_INFO = { id: -1, name: "$server_room_monitor", monitor: false } as const;
@@ -39,60 +40,79 @@ export function toRoomEvent(event: DomainEvent): RoomEvent | null {
   }
 }
 
-/** Forwards domain events to the connected room monitor, if any. */
-export function forwardToRoomMonitor(core: ServerCore, event: DomainEvent): void {
-  const monitor = core.roomMonitor;
-  if (!monitor?.open) return;
-  const roomEvent = toRoomEvent(event);
-  if (roomEvent) monitor.push(encodeServerCommand({ type: "RoomEvent", event: roomEvent }), false);
-}
+/**
+ * The room-monitor feature of one server: who is connected, its key, and
+ * what it is sent. It attaches itself from outside the core: a bus listener
+ * (room events, `UserVisit` on every login) and the handler of the room
+ * machine's `monitor` effect.
+ */
+export class RoomMonitor {
+  readonly #core: ServerCore;
+  /** The key room monitors must present; null when no secret is configured. */
+  readonly #key: Promise<Uint8Array | null>;
+  #session: Session | null = null;
 
-/** Pushes one `RoomEvent` to the connected room monitor, if any. */
-export function pushToRoomMonitor(core: ServerCore, event: RoomEvent): void {
-  const monitor = core.roomMonitor;
-  if (monitor?.open) monitor.push(encodeServerCommand({ type: "RoomEvent", event }), false);
-}
-
-/** Tells the room monitor that a user logged in. */
-export function reportVisit(core: ServerCore, userId: number): void {
-  const monitor = core.roomMonitor;
-  if (monitor?.open) monitor.push(encodeServerCommand({ type: "UserVisit", user: userId }), false);
-}
-
-/** `RoomMonitorAuthenticate{key}`: one room monitor at a time, key compared in constant time. */
-export async function roomMonitorLogin(core: ServerCore, cc: CommandContext<"RoomMonitorAuthenticate">): Promise<void> {
-  const { session } = cc;
-  if (session.state !== "connected") return cc.fail("repeated-authenticate");
-  const fail = (key: "monitor-key-mismatch" | "monitor-already-connected") => {
-    session.state = "failed";
-    cc.fail(key);
-    void session.closeAfterFlush(cc.replySeq, "auth-failed");
-  };
-  if (core.roomMonitor?.open) return fail("monitor-already-connected");
-  session.state = "authenticating";
-  const expected = await core.monitorKey;
-  if (!session.open) return;
-  if (!expected || !bytesEqual(expected, cc.cmd.key)) {
-    core.ctx.log.warn("room monitor presented a wrong key", { session: session.id });
-    return fail("monitor-key-mismatch");
+  constructor(core: ServerCore) {
+    this.#core = core;
+    // Derived once at startup: Argon2id takes tens of milliseconds.
+    const secret = core.ctx.config.service_secret_key;
+    this.#key = secret ? roomMonitorKey(secret) : Promise.resolve(null);
+    core.ctx.bus.listen((event) => this.#forward(event));
+    core.onEffect("monitor", (effect) => this.#push({ type: "RoomEvent", event: effect.event }));
   }
-  if (core.roomMonitor?.open) return fail("monitor-already-connected");
-  core.roomMonitor = session;
-  session.state = "active";
-  session.activate("room-monitor", null);
-  cc.replyCommand({ type: "Authenticate", result: { ok: true, value: [{ ...ROOM_MONITOR_INFO }, null] } });
-  core.ctx.log.info("room monitor connected", { session: session.id });
-}
 
-/** `QueryRoomInfo`: all public rooms, and which room each player is in. */
-export function queryRoomInfo(core: ServerCore, cc: CommandContext<"QueryRoomInfo">): void {
-  if (cc.session.category !== "room-monitor") return cc.fail("invalid-session-command");
-  const rooms = new Map<string, RoomData>();
-  const users = new Map<number, string>();
-  for (const room of core.rooms.values()) {
-    if (room.hidden) continue;
-    rooms.set(room.id, roomData(room));
-    for (const p of room.players) users.set(p.id, room.id);
+  /** The connected room-monitor session, if any (protocol.md §3.5). */
+  get session(): Session | null {
+    return this.#session?.open ? this.#session : null;
   }
-  cc.replyCommand({ type: "RoomResponse", result: { ok: true, value: [rooms, users] } });
+
+  #push(cmd: ServerCommand): void {
+    const monitor = this.#session;
+    if (monitor?.open) monitor.push(encodeServerCommand(cmd), false);
+  }
+
+  /** Room events as `RoomEvent`s; every player login as `UserVisit` (protocol.md §3.5). */
+  #forward(event: DomainEvent): void {
+    if (!this.#session?.open) return;
+    if (event.kind === "user.online") return this.#push({ type: "UserVisit", user: event.user });
+    const roomEvent = toRoomEvent(event);
+    if (roomEvent) this.#push({ type: "RoomEvent", event: roomEvent });
+  }
+
+  /** `RoomMonitorAuthenticate{key}`: one room monitor at a time, key compared in constant time. */
+  async login(cc: CommandContext<"RoomMonitorAuthenticate">): Promise<void> {
+    const { session } = cc;
+    const log = this.#core.ctx.log;
+    // spec 3 §3.2 Connected → Authenticating; no journal and no gate: Active once the key matches.
+    if (!session.login.begin()) return cc.fail("repeated-authenticate");
+    const fail = (key: "monitor-key-mismatch" | "monitor-already-connected") => {
+      cc.fail(key);
+      session.login.refuse(cc.replySeq, "auth-failed");
+    };
+    if (this.session) return fail("monitor-already-connected");
+    const expected = await this.#key;
+    if (!session.open) return;
+    if (!expected || !bytesEqual(expected, cc.cmd.key)) {
+      log.warn("room monitor presented a wrong key", { session: session.id });
+      return fail("monitor-key-mismatch");
+    }
+    if (this.session) return fail("monitor-already-connected");
+    this.#session = session;
+    session.activate("room-monitor", null);
+    cc.replyCommand({ type: "Authenticate", result: { ok: true, value: [{ ...ROOM_MONITOR_INFO }, null] } });
+    log.info("room monitor connected", { session: session.id });
+  }
+
+  /** `QueryRoomInfo`: all public rooms, and which room each player is in. */
+  query(cc: CommandContext<"QueryRoomInfo">): void {
+    if (cc.session.category !== "room-monitor") return cc.fail("invalid-session-command");
+    const rooms = new Map<string, RoomData>();
+    const users = new Map<number, string>();
+    for (const room of this.#core.rooms.values()) {
+      if (room.hidden) continue;
+      rooms.set(room.id, roomData(room));
+      for (const p of room.players) users.set(p.id, room.id);
+    }
+    cc.replyCommand({ type: "RoomResponse", result: { ok: true, value: [rooms, users] } });
+  }
 }

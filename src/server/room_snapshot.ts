@@ -7,7 +7,8 @@
  * @module
  */
 
-import { type Room, SYSTEM_HOST } from "../room/mod.ts";
+import { type Room, roomData, SYSTEM_HOST } from "../room/mod.ts";
+import type { ServerCore } from "./core.ts";
 
 /** Stored form of a persistent room (JSON). */
 export interface RoomSnapshot {
@@ -82,4 +83,19 @@ export function roomFromSnapshot(s: RoomSnapshot): Room {
     chat: [],
     rounds: [],
   };
+}
+
+/** Puts back a room restored from storage (a persistent room at startup); a room of that name already there wins. */
+export function restoreRoom(core: ServerCore, room: Room): void {
+  if (core.rooms.has(room.id)) return;
+  core.rooms.set(room.id, room);
+  core.roomsVersion++;
+  core.ctx.bus.publish({
+    kind: "room.created",
+    room: room.id,
+    uuid: room.uuid,
+    hidden: room.hidden,
+    by: null,
+    data: roomData(room),
+  });
 }

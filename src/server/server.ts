@@ -12,9 +12,12 @@
 import { canonicalIp, CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
 import { Session, type SessionHooks, type Transport } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
-import { dispatch } from "./commands.ts";
+import { dispatch, serverPipeline } from "./commands.ts";
 import type { ServerContext } from "./context.ts";
 import { ServerCore } from "./core.ts";
+import type { CommandPipeline } from "./pipeline.ts";
+import { sessionClosed } from "./presence.ts";
+import { RoomMonitor } from "./room_monitor.ts";
 
 /** Connections accepted beyond `max_sessions` only to tell them the server is full. */
 const OVERFLOW_SLACK = 64;
@@ -35,6 +38,14 @@ export function normalizeIp(ip: string): string {
 /** A running game server. */
 export class GameServer {
   readonly core: ServerCore;
+  /**
+   * The command pipeline (`pipeline.ts`): extensions veto commands through
+   * `commands.beforeCommand(hook)`, in-tree features answer some through
+   * `commands.use(link)` (the in-game console).
+   */
+  readonly commands: CommandPipeline;
+  /** The room-monitor feature (protocol.md §3.5): the connected monitor, if any. */
+  readonly roomMonitor: RoomMonitor;
   #listener: Deno.TcpListener | null = null;
   #acceptLoop: Promise<void> | null = null;
   #nextSession = 1;
@@ -51,11 +62,15 @@ export class GameServer {
   constructor(ctx: ServerContext) {
     this.core = new ServerCore(ctx);
     const core = this.core;
+    // Features attach from outside the core: their own bus listeners, effect handlers and pipeline links.
+    this.roomMonitor = new RoomMonitor(core);
+    this.commands = serverPipeline({ roomMonitor: this.roomMonitor });
+    const commands = this.commands;
     this.#hooks = {
-      handle: (s, inbound) => this.#track(dispatch(core, s, inbound)),
+      handle: (s, inbound) => this.#track(dispatch(core, commands, s, inbound)),
       closed: (s, reason) => {
         s.log.debug("session closed", { reason });
-        core.sessionClosed(s);
+        sessionClosed(core, s);
       },
       count: (name) => core.counters.inc(name),
     };

@@ -1,6 +1,8 @@
 /**
  * The server's view of a user (spec 3 §2.2): who they are, where they are,
- * and which connection is theirs now.
+ * and which connection is theirs now. Features keep their own per-user state
+ * (keyed by the `User` object, so it goes with the record), never as fields
+ * here.
  *
  * @module
  */
@@ -31,9 +33,5 @@ export interface User {
   pending: Session | null;
   /** Grace timer while dangling. */
   dangle: TimerHandle | undefined;
-  /** In-game console: the first part of a command continued with `--`. */
-  cliPending: string | null;
-  /** A late-join prompt was shown for this room; joining again before `until` confirms (spec 3 §3.1 rule 6). */
-  joinPending: { readonly room: string; readonly until: number } | null;
   readonly firstSeen: number;
 }

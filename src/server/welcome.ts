@@ -8,7 +8,7 @@
  * @module
  */
 
-import { type Locale, translate } from "../l10n/mod.ts";
+import { type Locale, translate, translatePlural } from "../l10n/mod.ts";
 import type { Room } from "../room/mod.ts";
 import type { PlaytimeEntry, PlaytimeSource } from "./playtime.ts";
 
@@ -76,6 +76,9 @@ export function renderWelcomeLine(line: string, w: WelcomeContext): string {
       case "player-count":
       case "players":
         return String(w.playersOnline);
+      case "players-online":
+        // "1 player online" / "2 players online" (spec 3 §2.3 default text, in the reader's plural rules).
+        return translatePlural(w.locale, "players-online", w.playersOnline);
       case "server_name":
         return w.serverName;
       case "time":

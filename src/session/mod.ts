@@ -1,8 +1,10 @@
 /**
- * Client connections: sessions with their mailboxes and outbound queues.
+ * Client connections: sessions with their mailboxes, outbound queues and
+ * login lifecycle (spec 3 §3.2).
  *
  * @module
  */
 
 export * from "./outbound.ts";
 export * from "./session.ts";
+export * from "./login_machine.ts";

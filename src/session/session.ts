@@ -1,12 +1,17 @@
 /**
  * One client connection (spec 3 §4.1 rules 2–3): reads the version byte and
- * frames, answers `Ping` at once, runs every other command strictly in order
- * through its own bounded mailbox, and writes through its own bounded
- * {@link OutboundQueue}.
+ * frames (`frame_reader.ts`), answers `Ping` at once, runs every other
+ * command strictly in order through its own bounded {@link Mailbox}, and
+ * writes through its own bounded {@link OutboundQueue}.
  *
- * It also models what the official client believes (protocol.md §5.5) and
- * refuses, with a counter, to send what would crash it: a reply nobody asked
- * for, or room-scoped state while the client has no room.
+ * It also models what the official client believes (protocol.md §5.5,
+ * `client_model.ts`) and refuses, with a counter, to send what would crash
+ * it: a reply nobody asked for, or room-scoped state while the client has no
+ * room.
+ *
+ * Its login lifecycle (spec 3 §3.2) is the pure machine of
+ * `login_machine.ts`, driven by {@link SessionLogin} (`session.login`):
+ * `state` is read-only, and the server asks for transitions.
  *
  * @module
  */
@@ -14,9 +19,6 @@
 import {
   ClientCommand as ClientCommandCodec,
   encodeServerCommand,
-  FrameDecoder,
-  PROTOCOL_VERSION,
-  ProtocolError,
   Reader,
   REPLY_OF,
   type ServerCommand,
@@ -24,11 +26,14 @@ import {
 } from "../protocol/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
-import { AuthGate, type GateFailure, type GateLimits, PRE_AUTH_LIMITS } from "./auth_gate.ts";
+import { inRoomAfterReply } from "./client_model.ts";
+import { readFrames } from "./frame_reader.ts";
+import { Mailbox } from "./mailbox.ts";
+import { PRE_AUTH_LIMITS } from "./login_machine.ts";
 import { OutboundQueue } from "./outbound.ts";
+import { SessionLogin } from "./session_login.ts";
 import type {
   CloseReason,
-  Inbound,
   SessionCategory,
   SessionHooks,
   SessionOptions,
@@ -39,6 +44,7 @@ import type {
 export type {
   CloseReason,
   Inbound,
+  LoginOwner,
   SessionCategory,
   SessionHooks,
   SessionOptions,
@@ -46,28 +52,15 @@ export type {
   Transport,
 } from "./session_types.ts";
 
-/** States before activation in which the authentication timeout runs. */
-const PRE_ACTIVE: ReadonlySet<SessionState> = new Set([
-  "connected",
-  "authenticating",
-  "durable-accepted",
-  "response-flushed",
-]);
-
-const ROOM_SCOPED_MESSAGES = new Set(["LockRoom", "CycleRoom", "LeaveRoom"]);
-
-/** Commands the official client only accepts while it has room state (protocol.md §5.5). */
-export function isRoomScoped(cmd: ServerCommand): boolean {
-  return cmd.type === "ChangeState" || cmd.type === "ChangeHost" ||
-    (cmd.type === "Message" && ROOM_SCOPED_MESSAGES.has(cmd.message.type));
-}
+export { isRoomScoped } from "./client_model.ts";
 
 /** One client connection. */
 export class Session {
   readonly id: number;
   readonly ip: string;
   readonly outbound: OutboundQueue;
-  state: SessionState = "connected";
+  /** The login lifecycle (spec 3 §3.2): the only place the session's state changes. */
+  readonly login: SessionLogin;
   category: SessionCategory = "normal";
   /** Id of the authenticated user (negative for game monitors), or null. */
   userId: number | null = null;
@@ -84,21 +77,12 @@ export class Session {
   #clock: Clock;
   #hooks: SessionHooks;
   #heartbeatMs: number;
-  #authTimeoutMs: number;
-  readonly #connectedAt: number;
-  #mailbox: Inbound[] = [];
-  #mailboxLimit: number;
-  #processing = false;
-  #spaceWaiter: (() => void) | null = null;
+  readonly #mailbox: Mailbox;
   #outstanding = new Map<ServerCommandType, number>();
   #resolveDone!: (reason: CloseReason) => void;
   #closeReason: CloseReason | null = null;
   #baseLog: Logger;
   #log: Logger | null = null;
-  #preAuth: GateLimits;
-  #gate: AuthGate | null = null;
-  #gateFailure: GateFailure | null = null;
-  #onGateFailure: ((failure: GateFailure) => void) | null = null;
 
   constructor(transport: Transport, hooks: SessionHooks, options: SessionOptions) {
     this.id = options.id;
@@ -108,9 +92,7 @@ export class Session {
     this.#hooks = hooks;
     this.#clock = options.clock;
     this.#heartbeatMs = options.heartbeatTimeoutMs;
-    this.#authTimeoutMs = options.authTimeoutMs;
-    this.#mailboxLimit = options.mailboxLimit ?? 64;
-    this.#preAuth = options.preAuth ?? PRE_AUTH_LIMITS;
+    this.#mailbox = new Mailbox(this, hooks, options.mailboxLimit ?? 64);
     this.lastReceived = options.clock.monotonic();
     this.done = new Promise((resolve) => (this.#resolveDone = resolve));
     this.outbound = new OutboundQueue(transport, options.outbound, (reason, error) => {
@@ -123,7 +105,8 @@ export class Session {
         this.log.debug("write failed", { error: error instanceof Error ? error.message : String(error) });
       }
     });
-    this.#connectedAt = this.lastReceived;
+    const limits = { ...(options.preAuth ?? PRE_AUTH_LIMITS), authTimeoutMs: options.authTimeoutMs };
+    this.login = new SessionLogin(this, hooks, limits, this.lastReceived);
   }
 
   /** Logger with this session's id; made on first use (most sessions never log). */
@@ -131,9 +114,14 @@ export class Session {
     return this.#log ??= this.#baseLog.child({ session: this.id });
   }
 
+  /** The login lifecycle state (spec 3 §3.2); changed only through {@link login}. */
+  get state(): SessionState {
+    return this.login.phase;
+  }
+
   /** True until the session is closed. */
   get open(): boolean {
-    return this.state !== "closed";
+    return this.login.phase !== "closed";
   }
 
   /** Why it closed, or null. */
@@ -141,102 +129,44 @@ export class Session {
     return this.#closeReason;
   }
 
-  /**
-   * spec 3 §3.2 Authenticating → DurableAccepted: from now until
-   * {@link activate}, pushed frames wait in the pre-activation gate (spec 3
-   * §8 limits) behind the login reply. Resolves if the gate fails: a limit
-   * was exceeded (counted) or the reply was not flushed in time.
-   */
-  openGate(): Promise<GateFailure> {
-    this.state = "durable-accepted";
-    this.#gate = new AuthGate(this.#clock.monotonic(), this.#preAuth);
-    this.#gateFailure = null;
-    return new Promise((resolve) => (this.#onGateFailure = resolve));
-  }
-
-  /** Frames waiting in the gate (0 when there is none). */
+  /** Frames waiting in the pre-activation gate (0 when there is none). */
   get gatedFrames(): number {
-    return this.#gate?.pendingEvents ?? 0;
-  }
-
-  /** Why the gate failed, or null. */
-  get gateFailure(): GateFailure | null {
-    return this.#gateFailure;
+    return this.login.heldFrames;
   }
 
   /**
-   * Marks the session authenticated and active (stops the auth timer) and
-   * releases the gate's frames, in order, after the login reply.
+   * The login reached Active (spec 3 §3.2 ResponseFlushed → Active, or
+   * straight from Authenticating for the room monitor): the session acts
+   * for `userId` now, its held frames follow the reply in order, and the
+   * login's owner takes over the user's binding.
    */
   activate(category: SessionCategory, userId: number | null): void {
-    this.state = "active";
+    if (!this.open) return;
     this.category = category;
     this.userId = userId;
-    const gate = this.#gate;
-    this.#gate = null;
-    this.#onGateFailure = null;
-    if (gate && this.open) { for (const frame of gate.release()) this.outbound.push(frame); }
-  }
-
-  #failGate(failure: GateFailure): void {
-    if (this.#gateFailure) return;
-    this.#gateFailure = failure;
-    this.#gate?.release();
-    if (failure === "control-overflow") this.#hooks.count("gate_control_overflow");
-    else if (failure === "overflow") this.#hooks.count("compat_queue_drop");
-    this.log.warn("login failed before activation: pre-activation buffer", { failure });
-    const notify = this.#onGateFailure;
-    this.#onGateFailure = null;
-    notify?.(failure);
+    this.login.activate();
   }
 
   /** Reads until EOF or error. Resolves when the connection is done. */
   async run(): Promise<void> {
-    // Small per-connection buffers: most frames are tens of bytes, and the
-    // memory target is thousands of idle sessions (issue 8). Large frames
-    // simply take more reads; the decoder grows only when one needs it.
-    const buf = new Uint8Array(READ_BUFFER_BYTES);
-    const decoder = new FrameDecoder(256);
-    let versionSeen = false;
-    try {
-      while (this.open) {
-        if (this.#mailbox.length >= this.#mailboxLimit) {
-          // Backpressure: stop reading until the mailbox has room.
-          await new Promise<void>((resolve) => (this.#spaceWaiter = resolve));
-          if (!this.open) break;
-        }
-        const n = await this.#transport.read(buf);
-        if (n === null) {
-          this.close("eof");
-          break;
-        }
-        let chunk = buf.subarray(0, n);
-        if (!versionSeen) {
-          versionSeen = true;
-          if (chunk[0] !== PROTOCOL_VERSION) {
-            // Every official client sends 1 (protocol.md §1); anything else
-            // is not a Phira client we can talk to.
-            this.log.info("unsupported protocol version, closing", { version: chunk[0] });
-            this.close("bad-version");
-            break;
-          }
-          chunk = chunk.subarray(1);
-        }
-        decoder.push(chunk);
-        for (let payload = decoder.next(); payload; payload = decoder.next()) {
-          this.#receive(payload);
-          if (!this.open) break;
-        }
-      }
-    } catch (error) {
-      if (error instanceof ProtocolError) {
+    const end = await readFrames(this.#transport, {
+      open: () => this.open,
+      room: () => this.#mailbox.room(),
+      frame: (payload) => this.#receive(payload),
+    });
+    switch (end.why) {
+      case "eof":
+        return this.close("eof");
+      case "bad-version":
+        this.log.info("unsupported protocol version, closing", { version: end.version });
+        return this.close("bad-version");
+      case "malformed":
         this.#hooks.count("malformed_frames");
-        this.log.info("malformed frame, closing connection", { reason: error.message, offset: error.offset });
-        this.close("malformed");
-      } else {
-        if (this.open) this.log.debug("read failed", { error: error instanceof Error ? error.message : String(error) });
-        this.close("read-error");
-      }
+        this.log.info("malformed frame, closing connection", { reason: end.error.message, offset: end.error.offset });
+        return this.close("malformed");
+      case "read-error":
+        if (this.open) this.log.debug("read failed", { error: String(end.error) });
+        return this.close("read-error");
     }
   }
 
@@ -245,7 +175,8 @@ export class Session {
     const cmd = ClientCommandCodec.read(reader);
     const receivedAt = this.#clock.monotonic();
     this.lastReceived = receivedAt;
-    if (this.state === "failed" || this.state === "closed") return;
+    const phase = this.login.phase;
+    if (phase === "failed" || phase === "closed") return;
     if (cmd.type === "Ping") {
       // Answered at once, outside the mailbox: a slow upstream lookup must
       // not make the client miss heartbeats (protocol.md §5.2).
@@ -258,31 +189,6 @@ export class Session {
     // the relay can reuse them instead of encoding again.
     const raw = cmd.type === "Touches" || cmd.type === "Judges" ? payload.slice(0, reader.pos) : EMPTY;
     this.#mailbox.push({ cmd, raw, receivedAt });
-    if (!this.#processing) void this.#process();
-  }
-
-  async #process(): Promise<void> {
-    this.#processing = true;
-    try {
-      while (this.open && this.#mailbox.length) {
-        const inbound = this.#mailbox.shift()!;
-        if (this.#spaceWaiter && this.#mailbox.length < this.#mailboxLimit) {
-          const wake = this.#spaceWaiter;
-          this.#spaceWaiter = null;
-          wake();
-        }
-        try {
-          await this.#hooks.handle(this, inbound);
-        } catch (error) {
-          this.log.error("command handler failed", {
-            command: inbound.cmd.type,
-            error: error instanceof Error ? error.stack ?? error.message : String(error),
-          });
-        }
-      }
-    } finally {
-      this.#processing = false;
-    }
   }
 
   /** Number of requests of a reply type still waiting for their reply. */
@@ -303,12 +209,7 @@ export class Session {
       return 0;
     }
     this.#outstanding.set(cmd.type, pending - 1);
-    const result = "result" in cmd ? (cmd.result as { ok: boolean; value?: unknown }) : null;
-    if (result?.ok) {
-      if (cmd.type === "CreateRoom" || cmd.type === "JoinRoom") this.clientInRoom = true;
-      else if (cmd.type === "LeaveRoom") this.clientInRoom = false;
-      else if (cmd.type === "Authenticate") this.clientInRoom = (result.value as [unknown, unknown])[1] !== null;
-    }
+    this.clientInRoom = inRoomAfterReply(cmd, this.clientInRoom);
     return this.#write(encodeServerCommand(cmd));
   }
 
@@ -322,22 +223,17 @@ export class Session {
       this.log.warn("dropped room-scoped message for a client outside any room");
       return 0;
     }
-    // spec 3 §3.2: before activation, pushed frames wait behind the login reply.
-    if (this.#gate) return this.#hold(this.#gate, frame, roomScoped);
+    // spec 3 §3.2: before activation, pushed frames wait behind the login reply (or fail the login).
+    if (this.login.gated) {
+      this.login.hold(frame, roomScoped, this.#clock.monotonic());
+      return 0;
+    }
     return this.#write(frame);
   }
 
   #write(frame: Uint8Array): number {
     if (!this.open) return 0;
     return this.outbound.push(frame);
-  }
-
-  /** Holds a pushed frame in the gate; a frame that does not fit fails the login (returns 0 either way). */
-  #hold(gate: AuthGate, frame: Uint8Array, control: boolean): number {
-    if (this.#gateFailure || !this.open) return 0;
-    const failure = gate.hold(frame, control, this.#clock.monotonic());
-    if (failure) this.#failGate(failure);
-    return 0;
   }
 
   /** Closes once `seq` is written (or after `maxWaitMs`). */
@@ -351,20 +247,17 @@ export class Session {
 
   /** Closes the connection now; pending output is discarded. Idempotent. */
   close(reason: CloseReason): void {
-    if (this.state === "closed") return;
-    this.state = "closed";
+    if (this.login.phase === "closed") return;
     this.#closeReason = reason;
-    this.#mailbox = [];
-    this.#gate = null;
+    // A login not yet Active is rolled back first (binding cleared, compensation).
+    this.login.closed();
+    this.#mailbox.clear();
     this.outbound.close();
     try {
       this.#transport.close();
     } catch {
       // Already closed by the peer.
     }
-    const wake = this.#spaceWaiter;
-    this.#spaceWaiter = null;
-    wake?.();
     this.#hooks.closed(this, reason);
     this.#resolveDone(reason);
   }
@@ -377,11 +270,9 @@ export class Session {
    */
   checkTimeouts(now: number): void {
     if (!this.open) return;
-    // spec 3 §8: the login reply must be flushed within 8 s of being queued.
-    if (this.#gate && this.#gate.expired(now)) this.#failGate("expired");
-    if (PRE_ACTIVE.has(this.state) && now - this.#connectedAt >= this.#authTimeoutMs) {
-      this.log.info("authentication timed out");
-      this.close("auth-timeout");
+    // spec 3 §8: the login reply must be flushed within 8 s of being queued, and login done within auth_timeout.
+    if (this.login.tick(now) || !this.open) {
+      if (this.login.failure === "auth-timeout") this.log.info("authentication timed out");
       return;
     }
     const idle = now - this.lastReceived;
@@ -393,7 +284,5 @@ export class Session {
 }
 
 const EMPTY = new Uint8Array(0);
-/** Bytes read per socket read call. */
-const READ_BUFFER_BYTES = 1024;
 /** `Pong` never changes; encoded once (frames are immutable once queued). */
 const PONG_FRAME = encodeServerCommand({ type: "Pong" });

@@ -9,7 +9,7 @@
 import type { ClientCommand } from "../protocol/mod.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
-import type { GateLimits } from "./auth_gate.ts";
+import type { GateLimits, LoginFailure } from "./login_machine.ts";
 import type { OutboundLimits } from "./outbound.ts";
 import type { Session } from "./session.ts";
 
@@ -60,6 +60,23 @@ export interface Inbound {
   readonly raw: Uint8Array;
   /** Clock.monotonic() when it was decoded. */
   readonly receivedAt: number;
+}
+
+/**
+ * Performs a login's effects that reach beyond its connection (spec 3
+ * §3.2); given by the server when the login becomes durable.
+ */
+export interface LoginOwner {
+  /**
+   * Rollback: clear this login's pending binding. The user's old binding,
+   * if any, was never touched and stays; a user without one is removed or
+   * dangles again.
+   */
+  unbind(): void;
+  /** Rollback: the journaled login gets its compensating record. */
+  compensate(why: LoginFailure): void;
+  /** Active: the session becomes the user's binding, then the old connection closes. */
+  takeOver(): void;
 }
 
 /** Server-side hooks a session calls. */

@@ -1,6 +1,6 @@
 /**
  * Typed client of the upstream Phira API (protocol.md §6): `/me`,
- * `/chart/{id}`, `/record/{id}`, `/login` and ranged chart downloads, with
+ * `/user/{id}`, `/chart/{id}`, `/record/{id}`, `/login` and ranged chart downloads, with
  * per-attempt timeouts and budgeted retries (spec 3 §5 rule 1).
  *
  * The upstream itself has no timeout and no retry (protocol.md §6); ours do.
@@ -21,11 +21,16 @@ import {
   chartSchema,
   describeIssues,
   loginSchema,
+  profilePageSchema,
+  profileSchema,
   recordSchema,
   toChart,
+  toProfile,
   toRecord,
   type UpstreamChart,
   type UpstreamLogin,
+  type UpstreamProfile,
+  type UpstreamProfilePage,
   type UpstreamRecord,
   type UpstreamUser,
   userSchema,
@@ -109,6 +114,18 @@ export class Upstream {
   /** `GET /record/{id}`: a play record; `std`/`std_score` may be `null`. */
   record(id: number, o: CallOptions = {}): Promise<UpstreamRecord> {
     return this.#json("record", `Cannot fetch record ${id}`, `/record/${id}`, {}, recordSchema, toRecord, o);
+  }
+
+  /** `GET /user/{id}`: a public game account — name, avatar, rks; no token needed (`404` when there is none; not retried). */
+  user(id: number, o: CallOptions = {}): Promise<UpstreamProfile> {
+    return this.#json("user", `Cannot fetch game user ${id}`, `/user/${id}`, {}, profileSchema, toProfile, o);
+  }
+
+  /** `GET /user?search=<text>&page=1&pageNum=<n>`: the first page of game accounts whose name matches `text`. */
+  searchUsers(text: string, pageSize = 20, o: CallOptions = {}): Promise<UpstreamProfilePage> {
+    const query = new URLSearchParams({ search: text, page: "1", pageNum: String(pageSize) });
+    const convert = (p: z.output<typeof profilePageSchema>) => ({ count: p.count, results: p.results.map(toProfile) });
+    return this.#json("user_search", "Cannot search game users", `/user?${query}`, {}, profilePageSchema, convert, o);
   }
 
   /** `POST /login` with e-mail and password. */

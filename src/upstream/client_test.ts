@@ -21,6 +21,20 @@ Deno.test("Upstream me returns the account behind a dev token", async () => {
   equal(api.state.requests[0]?.bearer, true);
 });
 
+Deno.test("Upstream user returns a public profile; a malformed avatar or rks is dropped; 404 is an http error", async () => {
+  const { clock, api, up } = rig();
+  api.state.addUser({ id: 321, name: "Yuki" });
+  const profile = await drive(clock, up.user(321));
+  equal(profile.name, "Yuki");
+  equal(profile.avatar, "http://dev.invalid/avatars/321.svg");
+  ok(profile.rks !== null && profile.rks >= 0 && profile.rks <= 16);
+  api.state.setFault("user", { body: { id: 5, name: "Five", avatar: 3, rks: "high" }, times: 1 });
+  deepEqual(await drive(clock, up.user(5)), { id: 5, name: "Five", avatar: null, rks: null });
+  const e = asUpstreamError(await rejection(drive(clock, up.user(0))));
+  equal(e.message, "Cannot fetch game user 0: HTTP 404 Not Found");
+  equal(up.stats().user.failures, 1);
+});
+
 Deno.test("Upstream chart returns metadata with the archive URL", async () => {
   const { clock, up } = rig();
   const chart = await drive(clock, up.chart(42));

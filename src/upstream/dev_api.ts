@@ -14,7 +14,7 @@ import { type Clock, SystemClock } from "../util/clock.ts";
 import { archiveName, chartInfoJson } from "./dev_charts.ts";
 import { serveBytes } from "./dev_range.ts";
 import { uploadSchema } from "./dev_records.ts";
-import { DevApiState, type DevApiStateOptions, type DevEndpoint } from "./dev_state.ts";
+import { DevApiState, type DevApiStateOptions, type DevEndpoint, type DevProfile } from "./dev_state.ts";
 import type { FetchLike } from "./transport.ts";
 
 /** Options of {@link createDevApi}. */
@@ -41,11 +41,13 @@ function jsonError(c: Context, status: 400 | 401 | 404, error: string): Response
 
 function endpointOf(path: string): DevEndpoint | null {
   if (path === "/me") return "me";
+  if (path.startsWith("/user/")) return "user";
   if (path.startsWith("/chart/")) return "chart";
   if (path.startsWith("/record/")) return "record";
   if (path === "/login") return "login";
   if (path === "/play/upload") return "upload";
-  if (path.startsWith("/files/")) return "files";
+  if (path.startsWith("/files/") || path.startsWith("/avatars/")) return "files";
+  if (path === "/user" || path === "/user/" || path.startsWith("/user/")) return "user";
   return null;
 }
 
@@ -65,6 +67,12 @@ function wait(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
     const timer = clock.setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+/** A profile as the API sends it; an account without an avatar of its own gets the generated one under `base`. */
+function profileJson(p: DevProfile, base: string): Record<string, unknown> {
+  const avatar = p.avatar ?? `${base}/avatars/${p.id}.svg`;
+  return { ...p, avatar, badges: [], bio: null, exp: 0, roles: 0, joined: "2024-01-01T00:00:00Z" };
 }
 
 function parseId(raw: string): number | null {
@@ -102,7 +110,16 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
   app.get("/", (c) =>
     c.json({
       name: "chorus development upstream",
-      endpoints: ["GET /me", "GET /chart/{id}", "GET /record/{id}", "POST /login", "POST /play/upload", "GET /files/*"],
+      endpoints: [
+        "GET /me",
+        "GET /user/{id}",
+        "GET /user?search=",
+        "GET /chart/{id}",
+        "GET /record/{id}",
+        "POST /login",
+        "POST /play/upload",
+        "GET /files/*",
+      ],
     }));
 
   app.get("/me", (c) => {
@@ -120,6 +137,39 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
       joined: "2024-01-01T00:00:00Z",
       last_login: new Date(clock.now()).toISOString(),
     });
+  });
+
+  app.get("/user/:id", (c) => {
+    const id = parseId(c.req.param("id"));
+    const profile = id === null ? null : state.profile(id);
+    const base = o.publicUrl?.replace(/\/+$/, "") ?? new URL(c.req.url).origin;
+    return profile ? c.json(profileJson(profile, base)) : jsonError(c, 404, "user not found");
+  });
+
+  // A generated avatar (initial on a colour from the id), so pages showing avatars have an image to load.
+  app.get("/avatars/:file", (c) => {
+    const m = /^(\d{1,10})\.svg$/.exec(c.req.param("file"));
+    const id = m ? parseId(m[1]!) : null;
+    const profile = id === null ? null : state.profile(id);
+    if (!profile) return jsonError(c, 404, "file not found");
+    const hue = profile.id * 47 % 360;
+    const initial = (profile.name.codePointAt(0) ?? 63) < 128 ? profile.name[0]!.toUpperCase() : "?";
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96">` +
+      `<rect width="96" height="96" fill="hsl(${hue} 55% 45%)"/>` +
+      `<text x="48" y="62" font-family="sans-serif" font-size="44" text-anchor="middle" fill="#fff">` +
+      `${initial.replace(/[<>&"']/g, "?")}</text></svg>`;
+    return c.body(svg, 200, { "content-type": "image/svg+xml", "cache-control": "max-age=86400" });
+  });
+
+  // The API's paged list: `page` counts from 1, `pageNum` is the page size.
+  app.get("/user", (c) => {
+    const search = c.req.query("search") ?? "";
+    const page = Math.max(1, Number(c.req.query("page") ?? 1) || 1);
+    const size = Math.min(100, Math.max(1, Number(c.req.query("pageNum") ?? 20) || 20));
+    const all = search === "" ? [] : state.searchProfiles(search);
+    const base = o.publicUrl?.replace(/\/+$/, "") ?? new URL(c.req.url).origin;
+    const results = all.slice((page - 1) * size, page * size).map((p) => profileJson(p, base));
+    return c.json({ count: all.length, results });
   });
 
   app.get("/chart/:id", (c) => {
@@ -175,6 +225,9 @@ export function createDevApi(o: DevApiOptions = {}): DevApi {
 
   app.notFound((c) => jsonError(c, 404, "not found"));
 
-  const fetchFn: FetchLike = async (input, init) => await app.fetch(new Request(input, init));
+  // A Request as given is passed on as is: copying one copies its signal, and reading a served request's signal makes
+  // Deno.serve print a warning about its legacy abort behaviour.
+  const fetchFn: FetchLike = async (input, init) =>
+    await app.fetch(input instanceof Request && init === undefined ? input : new Request(input, init));
   return { app, state, fetch: fetchFn };
 }

@@ -16,6 +16,10 @@ import { DEV_CHART_FORMATS, devChartFile, type DevChartFormat } from "./dev_char
 
 /** Largest chart id with deterministic defaults. */
 export const MAX_DEV_CHART_ID = 999999;
+/** Shortest audio of a default chart (s). */
+export const DEV_CHART_MIN_SECS = 30;
+/** Longest audio of a default chart (s). */
+export const DEV_CHART_MAX_SECS = DEV_CHART_MIN_SECS + 90;
 
 /** A few chart ids with fixed names. */
 export const DEV_WELL_KNOWN_CHARTS: Readonly<Record<number, string>> = {
@@ -79,7 +83,10 @@ export function defaultDevChart(id: number): DevChart {
     created: new Date(created).toISOString(),
     updated: new Date(updated).toISOString(),
     chartUpdated: new Date(updated).toISOString(),
-    audio: { format: AUDIO_FORMATS[id % 4]!, durationSecs: 30 + (id % 91) },
+    audio: {
+      format: AUDIO_FORMATS[id % 4]!,
+      durationSecs: DEV_CHART_MIN_SECS + (id % (DEV_CHART_MAX_SECS - DEV_CHART_MIN_SECS + 1)),
+    },
     chartFormat: DEV_CHART_FORMATS[Math.floor(id / 100) % 3]!,
     compress: true,
     ignoreRange: false,

@@ -1,12 +1,17 @@
 /**
  * The `dev` command's choices, kept out of `main.ts` so that they can be tested without a process: the
- * `--dev-upstream-port` option and what to tell the operator about the game API endpoint it replaces.
+ * `--dev-upstream-port` option, what to tell the operator about the game API endpoint it replaces, and the guide to
+ * its test data.
  *
  * @module
  */
 
 import type { LoadedConfig } from "../config/mod.ts";
 import { formatProblem } from "../config/mask.ts";
+import { DEV_PASSWORD, DEV_WELL_KNOWN_USERS, devToken } from "./dev_accounts.ts";
+import { AUDIO_FORMATS } from "./dev_audio.ts";
+import { DEV_CHART_MAX_SECS, DEV_CHART_MIN_SECS, DEV_WELL_KNOWN_CHARTS, MAX_DEV_CHART_ID } from "./dev_charts.ts";
+import { DEV_RECORD_STRIDE, devRecordId } from "./dev_records.ts";
 
 /** The option choosing the development upstream's port (`dev` only; not a configuration key). */
 export const DEV_UPSTREAM_PORT_OPTION = "--dev-upstream-port";
@@ -81,4 +86,26 @@ export function devEndpointNotice(loaded: LoadedConfig, url: string): DevEndpoin
     `ignored by the dev command, which uses the development upstream ${url}; run \`start\` to use this endpoint`,
   );
   return { info, warning };
+}
+
+/**
+ * What `dev` prints about its test data (issue 13: without it one had to read `dev_records.ts`): the upstream's
+ * address, accounts and tokens, which chart ids exist, and how a record id maps to a player and a score.
+ */
+export function devGuide(url: string): string[] {
+  const users = Object.entries(DEV_WELL_KNOWN_USERS).map(([id, name]) => `${name} (${id})`).join(", ");
+  const charts = Object.entries(DEV_WELL_KNOWN_CHARTS).map(([id, name]) => `${id} "${name}"`).join(", ");
+  const example = devRecordId(100, 1);
+  return [
+    `development upstream: ${url}`,
+    `  accounts: every user id 1..2147483647 exists (named Player<id>), and ${users}`,
+    `  tokens: Alice (100) ${devToken(100)}   Bob (200) ${devToken(200)}   zh-CN (300) ${devToken(300, "zh-CN")}`,
+    `  other tokens: POST ${url}/login {"email": "user<id>@dev.local" (or "alice@dev.local"), ` +
+    `"password": "${DEV_PASSWORD}"}`,
+    `  charts: every id 1..${MAX_DEV_CHART_ID} exists ("Chart <id>", ${DEV_CHART_MIN_SECS}-${DEV_CHART_MAX_SECS} s of ` +
+    `${AUDIO_FORMATS.join("/")} audio); named: ${charts}`,
+    `  records: id = player × ${DEV_RECORD_STRIDE} + n is play n (1..999) of that player, e.g. ${example} = Alice's ` +
+    `play 1; n = 1 all perfect (score 1000000, full combo), 2 full combo with a few goods, 3 a rough play with ` +
+    `misses, others derived from the id; a player may submit only their own records`,
+  ];
 }

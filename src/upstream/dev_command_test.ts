@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../config/mod.ts";
-import { devEndpointNotice, takeDevUpstreamPort } from "./dev_command.ts";
+import { devEndpointNotice, devGuide, takeDevUpstreamPort } from "./dev_command.ts";
+import { devToken } from "./dev_accounts.ts";
+import { createDevApi } from "./dev_api.ts";
 
 Deno.test("takeDevUpstreamPort reads the option and leaves the other arguments in order", async (t) => {
   const ok: [string, string[], number | null, string[]][] = [
@@ -71,4 +73,47 @@ Deno.test("devEndpointNotice names the development upstream and warns when the u
       );
     });
   }
+});
+
+Deno.test("devGuide says which chart ids exist and how record ids map to players and scores, truthfully", async () => {
+  const api = createDevApi();
+  const url = "http://127.0.0.1:12380";
+  const text = devGuide(url).join("\n");
+  assert.match(text, /^development upstream: http:\/\/127\.0\.0\.1:12380$/m);
+  assert.ok(text.includes(`Alice (100) ${devToken(100)}`));
+  assert.match(text, /charts: every id 1\.\.999999 exists \("Chart <id>", 30-120 s of wav\/flac\/ogg\/mp3 audio\)/);
+  assert.match(text, /named: 1 "Dev Tutorial", 7 "Lucky Seven", 42 "The Answer"/);
+  assert.match(
+    text,
+    /records: id = player × 1000 \+ n is play n \(1\.\.999\) of that player, e\.g\. 100001 = Alice's play 1/,
+  );
+  // What it says holds: chart 42 is "The Answer", chart 999999 exists, 1000000 does not.
+  const chart = async (id: number) => await api.fetch(new Request(`${url}/chart/${id}`));
+  assert.equal((await (await chart(42)).json()).name, "The Answer");
+  assert.equal((await chart(999999)).status, 200);
+  const missing = await chart(1000000);
+  assert.equal(missing.status, 404);
+  await missing.body?.cancel();
+  // Record 100001 is Alice's all-perfect play; 100003 is a rough one; 100000 is no record.
+  const record = async (id: number) => await api.fetch(new Request(`${url}/record/${id}`));
+  const perfect = await (await record(100001)).json();
+  assert.deepEqual([perfect.player, perfect.score, perfect.full_combo], [100, 1000000, true]);
+  const rough = await (await record(100003)).json();
+  assert.ok(rough.player === 100 && rough.miss > 0 && rough.score < 1000000);
+  const none = await record(100000);
+  assert.equal(none.status, 404);
+  await none.body?.cancel();
+  // The login it describes gives a token.
+  const login = await api.fetch(
+    new Request(`${url}/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "user4242@dev.local", password: "password" }),
+    }),
+  );
+  assert.equal(login.status, 200);
+  const { id, token } = await login.json();
+  assert.equal(id, 4242);
+  const me = await api.fetch(new Request(`${url}/me`, { headers: { authorization: `Bearer ${token}` } }));
+  assert.equal((await me.json()).id, 4242, "the token works");
 });

@@ -17,13 +17,13 @@ import {
   type DevRecord,
   type uploadSchema,
 } from "./dev_records.ts";
-import { type DevUser, type DevUserInit, DevUsers } from "./dev_users.ts";
+import { type DevProfile, type DevUser, type DevUserInit, DevUsers } from "./dev_users.ts";
 import type { z } from "zod";
 
-export type { DevUser, DevUserInit } from "./dev_users.ts";
+export type { DevProfile, DevUser, DevUserInit } from "./dev_users.ts";
 
 /** Endpoints faults can target. */
-export type DevEndpoint = "me" | "chart" | "record" | "login" | "upload" | "files";
+export type DevEndpoint = "me" | "user" | "chart" | "record" | "login" | "upload" | "files";
 
 /** An injected fault: applies to the next `times` requests of an endpoint (default: all). */
 export interface DevFault {
@@ -116,6 +116,21 @@ export class DevApiState {
   /** The account behind a token, or `null` (unknown or malformed token). */
   userForToken(token: string): DevUser | null {
     return this.#users.forToken(token);
+  }
+
+  /** The public profile of game account `id` (`GET /user/{id}`), or `null`. */
+  profile(id: number): DevProfile | null {
+    return this.#users.profile(id);
+  }
+
+  /** Public profiles whose name contains `text` (`GET /user?search=`). */
+  searchProfiles(text: string): DevProfile[] {
+    return this.#users.search(text);
+  }
+
+  /** Makes game account `id` unknown to `/user/{id}` and searches (it still logs in). */
+  hideUser(id: number): void {
+    this.#users.hide(id);
   }
 
   /** Checks credentials; returns the account and its token, or `null`. */

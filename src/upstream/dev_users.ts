@@ -8,9 +8,11 @@
 
 import {
   DEV_PASSWORD,
+  DEV_WELL_KNOWN_USERS,
   devEmail,
   devToken,
   devUserName,
+  fnv1a32,
   isDevUserId,
   parseDevEmail,
   parseDevToken,
@@ -34,17 +36,37 @@ export interface DevUserInit {
   password?: string;
   /** An extra token (≤ 32 bytes) resolving to this account, besides `devToken(id, language)`. */
   token?: string;
+  /** Ranking score of the public profile (default derived from the id). */
+  rks?: number;
+  /** Avatar URL of the public profile (default `null`). */
+  avatar?: string | null;
 }
 
 interface Account extends DevUser {
   email: string;
   password: string;
+  rks: number | undefined;
+  avatar: string | null;
+}
+
+/** A public profile as `GET /user/{id}` reports it. */
+export interface DevProfile {
+  id: number;
+  name: string;
+  avatar: string | null;
+  rks: number;
+}
+
+/** Default ranking score of a development user: 0.00–15.99, derived from the id. */
+export function devRks(id: number): number {
+  return (fnv1a32(`chorus-dev-rks:${id}`) % 1600) / 100;
 }
 
 /** Registered development accounts on top of the deterministic ones. */
 export class DevUsers {
   readonly #accounts = new Map<number, Account>();
   readonly #tokens = new Map<string, number>();
+  readonly #hidden = new Set<number>();
 
   /** Registers (or replaces) an account; returns its dev token `devToken(id, language)`. */
   add(init: DevUserInit): string {
@@ -63,8 +85,39 @@ export class DevUsers {
       language,
       email: (init.email ?? devEmail(init.id)).toLowerCase(),
       password: init.password ?? DEV_PASSWORD,
+      rks: init.rks,
+      avatar: init.avatar ?? null,
     });
+    this.#hidden.delete(init.id);
     return token;
+  }
+
+  /** Makes `id` unknown to the public profile routes (`/user/{id}` 404, left out of searches). */
+  hide(id: number): void {
+    this.#hidden.add(id);
+  }
+
+  /** The public profile of `id`, or `null` for an invalid or hidden id. */
+  profile(id: number): DevProfile | null {
+    if (!isDevUserId(id) || this.#hidden.has(id)) return null;
+    const a = this.#accounts.get(id);
+    return { id, name: a?.name ?? devUserName(id), avatar: a?.avatar ?? null, rks: a?.rks ?? devRks(id) };
+  }
+
+  /**
+   * Profiles whose name contains `text` (case-insensitively), like the API's search: registered accounts,
+   * the well-known names and `Player<id>` for the id the text names.
+   */
+  search(text: string): DevProfile[] {
+    const needle = text.toLowerCase();
+    const ids = new Set<number>();
+    for (const a of this.#accounts.values()) if (a.name.toLowerCase().includes(needle)) ids.add(a.id);
+    for (const [id, name] of Object.entries(DEV_WELL_KNOWN_USERS)) {
+      if (name.toLowerCase().includes(needle) && !this.#accounts.has(Number(id))) ids.add(Number(id));
+    }
+    const m = /^player([1-9]\d{0,9})$/.exec(needle);
+    if (m && isDevUserId(Number(m[1])) && !this.#accounts.has(Number(m[1]))) ids.add(Number(m[1]));
+    return [...ids].sort((a, b) => a - b).flatMap((id) => this.profile(id) ?? []);
   }
 
   /** The account behind a token, or `null` (unknown or malformed token). */
@@ -86,6 +139,12 @@ export class DevUsers {
     // A registered account replaces the deterministic credentials of its id.
     if (id === null || password !== DEV_PASSWORD || this.#accounts.has(id)) return null;
     return { user: this.#user(id, "en-US"), token: devToken(id) };
+  }
+
+  /** The display name of `id` (registered or deterministic); `null` for an id outside 1..2^31-1. */
+  name(id: number): string | null {
+    if (!isDevUserId(id)) return null;
+    return this.#accounts.get(id)?.name ?? devUserName(id);
   }
 
   #user(id: number, language: string): DevUser {

@@ -9,7 +9,7 @@
 export type UpstreamErrorKind = "http" | "network" | "timeout" | "invalid_response" | "aborted";
 
 /** Logical upstream endpoints, used for statistics and error reports. */
-export type UpstreamEndpoint = "me" | "chart" | "record" | "login" | "download";
+export type UpstreamEndpoint = "me" | "chart" | "record" | "login" | "download" | "user" | "user_search";
 
 /** Fields of an {@link UpstreamError}. */
 export interface UpstreamErrorInit {

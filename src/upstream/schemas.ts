@@ -63,6 +63,22 @@ export interface UpstreamRecord {
   std_score: number | null;
 }
 
+/** A public game account (`GET /user/{id}`, entries of `GET /user?search=`): what the account backend and the companion user manager keep. */
+export interface UpstreamProfile {
+  id: number;
+  name: string;
+  /** Avatar URL, or `null`. */
+  avatar: string | null;
+  /** Ranking score, or `null` when absent. */
+  rks: number | null;
+}
+
+/** One page of `GET /user?search=…` (the API's paged result: `count` matches in all, `results` of this page). */
+export interface UpstreamProfilePage {
+  count: number;
+  results: UpstreamProfile[];
+}
+
 /** Reply of `POST /login`. */
 export interface UpstreamLogin {
   id: number;
@@ -116,6 +132,22 @@ export const recordSchema = z.object({
   std: z.number().nullable().optional(),
   std_score: z.number().nullable().optional(),
 });
+
+/** Validates `/user/{id}`; display fields of a wrong type are dropped (`null`). */
+export const profileSchema = z.object({
+  id: i32,
+  name: z.string(),
+  avatar: z.string().nullable().optional().catch(null),
+  rks: z.number().finite().nullable().optional().catch(null),
+});
+
+/** Validates a page of `/user?search=`. */
+export const profilePageSchema = z.object({ count: z.number().int().min(0), results: z.array(profileSchema) });
+
+/** Normalizes a parsed profile (absent `avatar`/`rks` become `null`). */
+export function toProfile(p: z.output<typeof profileSchema>): UpstreamProfile {
+  return { id: p.id, name: p.name, avatar: p.avatar ?? null, rks: p.rks ?? null };
+}
 
 /** Validates `/login`. */
 export const loginSchema = z.object({

@@ -28,7 +28,7 @@ export interface EndpointStats {
 /** Statistics of every endpoint, as returned by `Upstream.stats()`. */
 export type UpstreamStats = Record<UpstreamEndpoint, EndpointStats>;
 
-const ENDPOINTS: readonly UpstreamEndpoint[] = ["me", "chart", "record", "login", "download"];
+const ENDPOINTS: readonly UpstreamEndpoint[] = ["me", "chart", "record", "login", "download", "user", "user_search"];
 
 /** Mutable counters shared by an `Upstream` and the copies made by `withBaseUrl`. */
 export class StatsRecorder {

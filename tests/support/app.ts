@@ -22,7 +22,13 @@ export function appConfig(dataDir: string, upstream: string, more: Partial<Confi
   };
 }
 
-/** Starts the app on `config` as if loaded from nowhere (no file, no sources), without a console. */
-export function startTestApp(config: Config): App {
-  return startApp({ config, sources: new Map(), warnings: [], file: null, rest: [] }, { console: false });
+/**
+ * Starts the app on `config` as if loaded from nowhere (no file, no sources), without a console. `quiet`: no log
+ * output at all, for a test that provokes an error on purpose and checks `app.logs.history()` instead.
+ */
+export function startTestApp(config: Config, o: { readonly quiet?: boolean } = {}): App {
+  return startApp({ config, sources: new Map(), warnings: [], file: null, rest: [] }, {
+    console: false,
+    ...(o.quiet ? { logSink: () => {} } : {}),
+  });
 }

@@ -1,11 +1,43 @@
 /**
  * `main.ts start` as a child process, for the tests that need a real
  * process (signals, SIGKILL, stdin at end of file): loopback only, a fresh
- * port below the ephemeral range, the caller's data_dir and upstream.
+ * port below the ephemeral range, the caller's data_dir and upstream. The
+ * server runs exactly as users run it: with the permission flags of the
+ * deno task (read from `deno.json`, so they cannot drift), never `-A`, or
+ * through `deno task start` itself.
  */
 export { freePort } from "../../src/load/target.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
+/** `main.ts` of this checkout. */
+export const MAIN = `${ROOT}main.ts`;
+
+/** The tasks of `deno.json` that run `main.ts`. */
+export type MainTask = "start" | "dev" | "check-config";
+
+/**
+ * The permission flags of `deno task <task>` as `deno.json` defines them
+ * (`deno run <flags> main.ts <task>`). Throws when the task is not of that
+ * shape or grants everything: the tests must see what users see.
+ */
+export function taskPermissionFlags(task: MainTask): string[] {
+  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
+  const words = (tasks[task] ?? "").trim().split(/\s+/);
+  const main = words.indexOf("main.ts");
+  if (words[0] !== "deno" || words[1] !== "run" || main < 0 || words[main + 1] !== task) {
+    throw new Error(`deno.json task "${task}" is not "deno run <flags> main.ts ${task}": ${tasks[task]}`);
+  }
+  const flags = words.slice(2, main);
+  if (flags.some((f) => f === "-A" || f === "--allow-all")) {
+    throw new Error(`deno.json task "${task}" grants all permissions; the tests would not see what users see`);
+  }
+  return flags;
+}
+
+/** `deno run` arguments that run `main.ts <task> <args>` as `deno task <task>` does. */
+export function mainArgs(task: MainTask, ...args: string[]): string[] {
+  return ["run", ...taskPermissionFlags(task), MAIN, task, ...args];
+}
 
 /** Options of {@link spawnServer}. */
 export interface ChildServerOptions {
@@ -16,6 +48,8 @@ export interface ChildServerOptions {
   readonly flags?: readonly string[];
   /** Subcommand of `main.ts` (default `start`). */
   readonly command?: "start" | "dev";
+  /** Run it as `deno task <command> -- <flags>` instead of `deno run <task flags> main.ts <command> <flags>`. */
+  readonly viaTask?: boolean;
 }
 
 /** A running child server and its output. */
@@ -33,12 +67,10 @@ export interface ChildServer {
 
 /** Starts `main.ts start` with stdin at end of file, as under a service manager. */
 export function spawnServer(o: ChildServerOptions): ChildServer {
+  const command = o.command ?? "start";
   const child = new Deno.Command(Deno.execPath(), {
     args: [
-      "run",
-      "-A",
-      "main.ts",
-      o.command ?? "start",
+      ...(o.viaTask ? ["task", command, "--"] : mainArgs(command)),
       "--port",
       String(o.port),
       "--http-port",
@@ -60,8 +92,9 @@ export function spawnServer(o: ChildServerOptions): ChildServer {
     stderr: "piped",
   }).spawn();
   const { lines, waitFor, done } = watchOutput(child);
+  // The start-up summary's last line comes once start-up is complete (after HTTP and OpenUDS are up).
   const ready = Promise.race([
-    waitFor(/game server listening/),
+    waitFor(/ configuration: .*; stop with /),
     done.then(() => {
       if (!lines.some((l) => /game server listening/.test(l))) {
         throw new Error(`server did not start:\n${lines.join("\n")}`);

@@ -9,6 +9,7 @@
 import { type ConsoleRegistry, createRegistry } from "../../src/console/mod.ts";
 import { closeOps, createOps, type OpsDeps, type PersistenceQueries, type ServerOps } from "../../src/ops/mod.ts";
 import { loadConfig, type LoadedConfig } from "../../src/config/mod.ts";
+import { inGameConsole } from "../../src/server/mod.ts";
 import { type Harness, type HarnessOptions, startHarness } from "./harness.ts";
 
 /** A harness with a console registry. */
@@ -55,7 +56,7 @@ export function startConsoleHarness(
     ...options.deps,
   });
   const registry = createRegistry(ops);
-  h.server.core.cli = registry;
+  h.server.commands.use(inGameConsole(registry));
   const ch: ConsoleHarness = {
     h,
     ops,

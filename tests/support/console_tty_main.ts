@@ -12,7 +12,7 @@ import { defaultConfig } from "../../src/config/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "../../src/console/mod.ts";
 import { closeOps, createOps } from "../../src/ops/mod.ts";
 import { EventBus } from "../../src/events/mod.ts";
-import { GameServer } from "../../src/server/mod.ts";
+import { GameServer, inGameConsole } from "../../src/server/mod.ts";
 import { createDevApi, devToken, Upstream } from "../../src/upstream/mod.ts";
 import { ManualClock } from "../../src/util/clock.ts";
 import { LogHub } from "../../src/util/log.ts";
@@ -43,7 +43,7 @@ await alice.authenticate(devToken(100));
 const { promise: stopped, resolve: stop } = Promise.withResolvers<string>();
 const ops = createOps({ server, shutdown: stop, logs });
 const registry = createRegistry(ops);
-server.core.cli = registry;
+server.commands.use(inGameConsole(registry));
 Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
 console.error(`ready ${port}`);
 const terminal = startConsole({

@@ -1,0 +1,240 @@
+/**
+ * Configuration of the companion services (spec 2 §4.4): one YAML file
+ * (`companions.yml` by default) validated by one zod schema that holds every
+ * key, type and default. Each service can be switched off or moved; all of
+ * them bind to loopback unless told otherwise. Role and command passwords
+ * are Argon2id hashes (never plain passwords, issue 21): a value that is not
+ * one is refused with the command that makes one.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { parseDocument } from "yaml";
+
+const intIn = (min: number, max: number) =>
+  z.number({ error: `expected an integer between ${min} and ${max}` }).int(
+    `expected an integer between ${min} and ${max}`,
+  ).min(min, `expected an integer between ${min} and ${max}`).max(max, `expected an integer between ${min} and ${max}`);
+const port = (def: number) => intIn(0, 65535).default(def);
+const nonEmpty = () => z.string().min(1, "expected a non-empty string");
+const url = () =>
+  z.string().refine((s) => /^https?:\/\/[^\s/]+/.test(s), "expected an http:// or https:// URL").transform((s) =>
+    s.replace(/\/+$/, "")
+  );
+
+/** An Argon2id PHC string, or empty for "not set" (the feature then refuses every request). */
+const argon2Hash = () =>
+  z.string().refine(
+    (s) => s === "" || isArgon2idHash(s),
+    "expected an Argon2id hash ($argon2id$v=19$m=…,t=…,p=…$…$…, at most 1 GiB, 20 passes, 16 lanes); make one with `deno task companions hash-password`",
+  ).default("");
+
+/** Whether `s` is an Argon2id PHC string with parameters we are willing to run (bounded memory and time). */
+export function isArgon2idHash(s: string): boolean {
+  const m = /^\$argon2id\$v=19\$m=(\d{1,8}),t=(\d{1,3}),p=(\d{1,2})\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{16,}$/.exec(s);
+  if (!m) return false;
+  const [memory, passes, lanes] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return memory >= 8 && memory <= 1 << 20 && passes >= 1 && passes <= 20 && lanes >= 1 && lanes <= 16;
+}
+
+const base = {
+  /** Switch the service off. */
+  enabled: z.boolean().default(true),
+  /** Address to bind; null = the top-level `bind_address`. */
+  bind_address: z.string().min(1).nullable().default(null),
+};
+
+/** Failure lockout: `max_failures` within `window_secs` locks the caller out for `lockout_secs`. */
+const lockout = z.strictObject({
+  max_failures: intIn(1, 1000).default(5),
+  window_secs: intIn(1, 86400).default(600),
+  lockout_secs: intIn(1, 86400).default(900),
+}).prefault({});
+
+/** The whitelist the original shipped (peers §5.4) plus `status` for the admin page's check. */
+export const DEFAULT_COMMANDS: Readonly<Record<string, readonly string[]>> = {
+  start: ["bash", "start.sh"],
+  restart: ["bash", "restart.sh"],
+  stop: ["bash", "stop.sh"],
+  status: ["bash", "check.sh"],
+  serverinfo: ["uname", "-a"],
+};
+
+/** The whole configuration. */
+export const CompanionsConfigSchema = z.strictObject({
+  bind_address: nonEmpty().default("127.0.0.1"),
+  data_dir: nonEmpty().default("data/companions"),
+  database_url: z.string().refine((s) => /^postgres(ql)?:\/\//.test(s), "expected a postgres:// URL").nullable()
+    .default(null),
+  log_level: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  log_format: z.enum(["text", "json"]).default("text"),
+  game_api_endpoint: url().default("https://phira.5wyxi.com"),
+  game_site_url: url().default("https://phira.moe"),
+  user_info_path: nonEmpty().nullable().default(null),
+  site: z.strictObject({
+    ...base,
+    port: port(8080),
+    static_dir: nonEmpty().nullable().default(null),
+    title: nonEmpty().default("Chorus"),
+    /** Behind a reverse proxy on the same host: take the caller's address from `X-Forwarded-For`. */
+    trust_forwarded_for: z.boolean().default(false),
+  }).prefault({}),
+  user_manager: z.strictObject({
+    ...base,
+    port: port(2345),
+    admin_password_hash: argon2Hash(),
+    super_admin_password_hash: argon2Hash(),
+    game_server_url: url().nullable().default("http://127.0.0.1:12347"),
+    refresh_interval_secs: intIn(0, 604800).default(600),
+    refresh_gap_ms: intIn(0, 60000).default(250),
+    max_backoff_secs: intIn(1, 604800).default(21600),
+    lockout,
+  }).prefault({}),
+  room: z.strictObject({
+    ...base,
+    port: port(5000),
+    log_path: nonEmpty().default("server.log"),
+    from_start: z.boolean().default(false),
+    poll_interval_ms: intIn(10, 60000).default(100),
+    stale_room_secs: intIn(1, 604800).default(3600),
+    cleanup_interval_secs: intIn(1, 86400).default(60),
+  }).prefault({}),
+  api: z.strictObject({
+    ...base,
+    port: port(5001),
+    url: url().default("http://127.0.0.1:12347/api/rooms/info"),
+    interval_ms: intIn(100, 3600000).default(1000),
+    timeout_ms: intIn(100, 600000).default(5000),
+    sample_interval_secs: intIn(1, 86400).default(60),
+    retention_days: intIn(1, 36500).default(90),
+  }).prefault({}),
+  command: z.strictObject({
+    ...base,
+    port: port(7878),
+    password_hash: argon2Hash(),
+    commands: z.record(
+      z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "alias: expected [a-z][a-z0-9_-]{0,31}"),
+      z.array(z.string()).min(1, "expected a program and its arguments"),
+    ).refine((m) => !("custom" in m), "the alias `custom` is reserved for custom commands").default(
+      () => structuredClone(DEFAULT_COMMANDS) as Record<string, string[]>,
+    ),
+    allow_custom: z.boolean().default(false),
+    cwd: nonEmpty().default("."),
+    timeout_secs: intIn(1, 3600).default(30),
+    max_output_bytes: intIn(1024, 16 << 20).default(64 << 10),
+    max_concurrent: intIn(1, 16).default(1),
+    audit_retention_days: intIn(1, 36500).default(365),
+    lockout,
+  }).prefault({}),
+  file: z.strictObject({
+    ...base,
+    port: port(7880),
+    path: nonEmpty().nullable().default(null),
+    max_bytes: intIn(1, 256 << 20).default(16 << 20),
+  }).prefault({}),
+});
+
+/** The validated configuration. */
+export type CompanionsConfig = z.output<typeof CompanionsConfigSchema>;
+
+/** Names of the services that listen on their own port. */
+export const SERVICE_NAMES = ["user_manager", "room", "api", "command", "file", "site"] as const;
+
+/** One service name. */
+export type ServiceName = typeof SERVICE_NAMES[number];
+
+/** A refused configuration; the message names the key and why. */
+export class CompanionsConfigError extends Error {
+  override readonly name = "CompanionsConfigError";
+}
+
+/** Defaults for every key. */
+export function defaultCompanionsConfig(): CompanionsConfig {
+  return CompanionsConfigSchema.parse({});
+}
+
+/** The path of `user_info.json` (the room service writes it; user manager and file service read it). */
+export function userInfoPath(c: CompanionsConfig): string {
+  return c.user_info_path ?? `${c.data_dir.replace(/\/+$/, "")}/user_info.json`;
+}
+
+/** The file the file service serves: `FILE_PATH` from the environment wins (as the original), then the key. */
+export function servedFilePath(c: CompanionsConfig, env: (name: string) => string | undefined): string {
+  const fromEnv = env("FILE_PATH");
+  if (fromEnv) return fromEnv;
+  return c.file.path ?? userInfoPath(c);
+}
+
+/** Address a service binds to. */
+export function bindAddressOf(c: CompanionsConfig, name: ServiceName): string {
+  return c[name].bind_address ?? c.bind_address;
+}
+
+/** Validates `raw` (parsed YAML or an object); `source` names it in messages. */
+export function parseCompanionsConfig(raw: unknown, source = "configuration"): CompanionsConfig {
+  const parsed = CompanionsConfigSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = issue.path.map(String).join(".") || "(top level)";
+      const message = issue.code === "unrecognized_keys"
+        ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`
+        : issue.code === "invalid_key"
+        ? "invalid alias: expected [a-z][a-z0-9_-]{0,31}"
+        : issue.message;
+      return `  ${key}: ${message}`;
+    });
+    throw new CompanionsConfigError(`Invalid companions configuration (${source}):\n${lines.join("\n")}`);
+  }
+  const config = parsed.data;
+  const taken = new Map<string, ServiceName>();
+  for (const name of SERVICE_NAMES) {
+    const svc = config[name];
+    if (!svc.enabled || svc.port === 0) continue;
+    const key = `${bindAddressOf(config, name)}:${svc.port}`;
+    const other = taken.get(key);
+    if (other) {
+      throw new CompanionsConfigError(
+        `Invalid companions configuration (${source}):\n  ${name}.port: ${svc.port} is also the port of ${other}`,
+      );
+    }
+    taken.set(key, name);
+  }
+  return config;
+}
+
+/** Parses YAML text of a configuration file. */
+export function parseCompanionsYaml(text: string, path: string): CompanionsConfig {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new CompanionsConfigError(`Cannot parse ${path}: ${doc.errors[0]!.message}`);
+  }
+  const value = doc.toJS();
+  if (value !== null && value !== undefined && (typeof value !== "object" || Array.isArray(value))) {
+    throw new CompanionsConfigError(`Cannot use ${path}: expected a mapping of keys at the top level`);
+  }
+  return parseCompanionsConfig(value, path);
+}
+
+/** The default configuration file name, read from the working directory when present. */
+export const DEFAULT_COMPANIONS_FILE = "companions.yml";
+
+/**
+ * Reads the configuration: `path` when given (it must exist), else
+ * `companions.yml` when it exists, else the defaults.
+ */
+export async function loadCompanionsConfig(
+  path: string | null,
+): Promise<{ config: CompanionsConfig; file: string | null }> {
+  const file = path ?? DEFAULT_COMPANIONS_FILE;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (path === null && error instanceof Deno.errors.NotFound) {
+      return { config: defaultCompanionsConfig(), file: null };
+    }
+    throw new CompanionsConfigError(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { config: parseCompanionsYaml(text, file), file };
+}

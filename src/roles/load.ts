@@ -1,0 +1,20 @@
+/**
+ * `chorus load`: the load generator (issue 8). It has its own options
+ * (`--port`, `--duration`, …, see `src/load/args.ts`), which are not game
+ * server configuration keys, and reads no configuration file.
+ *
+ * @module
+ */
+
+import { loadUsage, runLoad } from "../load/mod.ts";
+import type { Role } from "./role.ts";
+
+/** The `load` role. */
+export const loadRole: Role = {
+  name: "load",
+  summary: "load generator: chorus load <sessions|rooms|logins|sse|http> [options] (see load --help)",
+  get usage() {
+    return loadUsage();
+  },
+  run: (args) => runLoad(args),
+};

@@ -1,0 +1,68 @@
+/**
+ * The program roles of `chorus` (`main.ts` dispatches to them): one module
+ * each, listed once in {@link ROLES}. A role brings its own options, usage
+ * text (`chorus <role> --help`) and configuration. The game-server roles
+ * (`start`, `dev`, `check-config`) share the game server's configuration
+ * and front end (`server_role.ts`); the load generator has its own options.
+ * The coming roles (`legacy`, `proxy`, `accounts`, `companions`) are added
+ * the same way: a module here and one line in the table.
+ *
+ * @module
+ */
+
+import { accountsRole } from "./accounts.ts";
+import { checkConfig } from "./check_config.ts";
+import { companionsRole } from "./companions.ts";
+import { dev } from "./dev.ts";
+import { loadRole } from "./load.ts";
+import { dropTaskSeparator } from "../config/flags.ts";
+import { EXIT, isHelp, print, type Role } from "./role.ts";
+import { asRole, runServerRole, type ServerRole } from "./server_role.ts";
+import { start } from "./start.ts";
+
+export { EXIT, type Role } from "./role.ts";
+
+/** The roles that read the game server's configuration; `start` is the default. */
+const SERVER_ROLES: readonly ServerRole[] = [start, checkConfig, dev] as ServerRole[];
+
+/** Every role, in the order `chorus help` lists them. */
+export const ROLES: readonly Role[] = [
+  ...SERVER_ROLES.map((r) => asRole(r, () => SERVER_ROLES, usage)),
+  loadRole,
+  companionsRole,
+  accountsRole,
+];
+
+/** `chorus help`. */
+export function usage(): string {
+  const width = Math.max(...ROLES.map((r) => r.name.length), "help".length) + 3;
+  return [
+    "Chorus — multiplayer server for Phira",
+    "",
+    "Usage: chorus [role] [--config <file>] [--<key> <value> …]",
+    "       chorus <role> --help",
+    "",
+    "Roles:",
+    ...ROLES.map((r) => `  ${r.name.padEnd(width)}${r.summary}`),
+    `  ${"help".padEnd(width)}show this text`,
+    "",
+    "Every configuration key can be set in server_config.yml, as PM_<KEY> in the",
+    "environment, or as --<key-in-kebab-case> on the command line (in that order of",
+    "precedence). See README.md.",
+  ].join("\n");
+}
+
+/** Runs `chorus <args>`; resolves with the exit code (see {@link EXIT}). */
+export async function runChorus(given: string[]): Promise<number> {
+  // `deno task start -- --port 5` passes the `--` on: it is not an argument of ours.
+  const args = dropTaskSeparator(given);
+  const [first, ...rest] = args;
+  const role = ROLES.find((r) => r.name === first);
+  if (role) return await role.run(rest);
+  if (isHelp(first)) {
+    print(usage());
+    return EXIT.ok;
+  }
+  // No role first: configuration flags may come before a game-server role's name (`chorus --port 5 dev`).
+  return await runServerRole(args, SERVER_ROLES, null, usage);
+}
