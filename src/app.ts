@@ -17,7 +17,8 @@ import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, createRegistry, startConsole } from "./console/mod.ts";
 import { loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
 import { EventBus, logRoomEvents } from "./events/mod.ts";
-import { adminPasswordProblem, listenOptionsOf, startHttp } from "./http/mod.ts";
+import { adminPasswordProblem, listenOptionsOf, RouteRegistry, SseRegistry, startHttp } from "./http/mod.ts";
+import { type ConsoleCommands, type PluginSystem, startPlugins } from "./plugins/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
@@ -150,6 +151,20 @@ async function restoreRooms(
   if (restored) log.info("persistent rooms restored", { rooms: restored });
 }
 
+/** Plugin handlers as console commands (group `Plugins`), their words passed as the arguments. */
+function consoleCommands(registry: ReturnType<typeof createRegistry>): ConsoleCommands {
+  return {
+    add: (command) =>
+      registry.register({
+        name: command.name,
+        args: [{ name: "args", kind: "words", optional: true }],
+        help: command.help,
+        group: "Plugins",
+        run: (args) => command.run(args.words("args")),
+      }),
+  };
+}
+
 /** Starts the server described by `loaded`. */
 export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const adjust = options.adjust ?? ((l: LoadedConfig) => l);
@@ -221,6 +236,10 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
+  // The plugin host registers routes and streams into the HTTP port's registries (spec 1 §4.3).
+  const routes = new RouteRegistry();
+  const streams = new SseRegistry();
+  let plugins: PluginSystem | null = null;
   let accounts: { close(): Promise<void> } | null = null;
   const ready = (async () => {
     await persistence.open();
@@ -245,6 +264,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       shuttingDown: () => server.core.shuttingDown,
       persistence: () => persistence.status(),
       now: () => clock.now(),
+      plugins: () => plugins?.health() ?? { starting: false, summary: {} },
     });
     const httpService = listen
       ? startHttp({
@@ -253,9 +273,27 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         options: { corsOrigins: config.http_cors_origins },
         health,
         ops,
+        routes,
+        streams,
       }, listen)
       : null;
     http = httpService;
+    // Plugins load in the background (compiling a new one takes seconds); `/health/ready` waits for them.
+    plugins = startPlugins({
+      pluginsDir: config.plugins_dir,
+      dataDir: `${config.data_dir}/plugins`,
+      cacheDir: config.wasm_runtime.cache_dir || `${config.data_dir}/plugin-cache`,
+      limits: config.wasm_runtime,
+      secret: config.service_secret_key,
+      ops,
+      bus,
+      core: server.core,
+      routes,
+      streams,
+      commands: consoleCommands(registry),
+      clock,
+      log,
+    });
     // The account backend mounted in this process (spec 2 §1.1), loaded only when switched on.
     if (config.accounts.enabled) {
       const { mountAccounts } = await import("./accounts/mount.ts");
@@ -308,6 +346,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       benchmarkStop.abort();
       await step("benchmark", benchmarks.idle());
       await step("front ends", Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close()]));
+      // Plugins' cleanup may still act on the server: before the game server stops.
+      await step("plugins", plugins?.stop() ?? Promise.resolve());
       // The game server may use what is left but a reserve, so that the
       // store's final flush still fits in the budget.
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);

@@ -2,8 +2,8 @@
  * Journal tools and subsystems that live elsewhere (spec 3 §4.2): `wal
  * inspect`, `dead-letter list|replay` (durable store), `benchmark`
  * (in-process load test; the `test.run_benchmark` operation, whose grammar
- * the benchmark itself owns), and `plugin`, `extension`, `update`, which say
- * plainly that their subsystem is not part of this process yet.
+ * the benchmark itself owns), and `update`, which says plainly that the
+ * updater is not part of this process yet (plugins: `cmd_plugins.ts`).
  *
  * @module
  */
@@ -16,8 +16,8 @@ import { fmtTime, kvLines } from "./text.ts";
 const MAX_BENCH_SECS = 3600;
 const MAX_BENCH_ROOMS = 5000;
 
-/** Placeholders that a plugin host or updater replaces with `registry.unregister(name)` + `register`. */
-export const PLACEHOLDER_COMMANDS = ["plugin", "extension", "update"] as const;
+/** Placeholders that an updater replaces with `registry.unregister(name)` + `register`. */
+export const PLACEHOLDER_COMMANDS = ["update"] as const;
 
 /** The record type (`t`) of a journaled body, or `unparseable`. */
 export function recordType(body: string): string {
@@ -97,20 +97,6 @@ export function journalCommands(benchmarkUsage = "run fixed|ramp [options]"): Co
       group,
       run: (args, call) =>
         bench(call, [args.optInt("dur_s"), args.optInt("rooms")].flatMap((v) => v === undefined ? [] : [String(v)])),
-    },
-    {
-      name: "plugin",
-      args: [{ name: "subcommand", kind: "text", optional: true }],
-      help: "plugins: list|enable|disable|remove|reload|info|call",
-      group,
-      run: () => unavailable("the plugin host is not part of this build yet"),
-    },
-    {
-      name: "extension",
-      args: [{ name: "subcommand", kind: "text", optional: true }],
-      help: "extension data: list|get",
-      group,
-      run: () => unavailable("extension data needs the plugin host, which is not part of this build yet"),
     },
     {
       name: "update",

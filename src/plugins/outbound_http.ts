@@ -14,6 +14,7 @@
 import { lookup as dnsLookup } from "node:dns";
 import http from "node:http";
 import https from "node:https";
+import type { Clock } from "../util/clock.ts";
 import type { AddressPolicy } from "./address_policy.ts";
 
 /** Limits of outbound requests. */
@@ -41,10 +42,12 @@ type LookupCallback = (error: Error | null, addresses: { address: string; family
 export class OutboundHttp {
   readonly #policy: AddressPolicy;
   readonly #limits: OutboundLimits;
+  readonly #clock: Clock;
 
-  constructor(policy: AddressPolicy, limits: OutboundLimits) {
+  constructor(policy: AddressPolicy, limits: OutboundLimits, clock: Clock) {
     this.#policy = policy;
     this.#limits = limits;
+    this.#clock = clock;
   }
 
   /** Sends one request. */
@@ -102,7 +105,7 @@ export class OutboundHttp {
     const fail = (error: Error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      this.#clock.clearTimeout(timer);
       req.destroy();
       reject(error);
     };
@@ -120,7 +123,7 @@ export class OutboundHttp {
       res.on("end", () => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        this.#clock.clearTimeout(timer);
         const out = new Uint8Array(size);
         let at = 0;
         for (const c of chunks) {
@@ -141,7 +144,7 @@ export class OutboundHttp {
       });
     });
     req.on("error", (error: Error) => fail(error));
-    const timer = setTimeout(
+    const timer = this.#clock.setTimeout(
       () => fail(new Error(`no complete answer within http_timeout_secs (${this.#limits.timeoutMs / 1000} s)`)),
       this.#limits.timeoutMs,
     );

@@ -62,7 +62,7 @@ function errorMessage(error: unknown): string {
 }
 
 async function load(dir: string, maxPages: number): Promise<Record<string, (...args: unknown[]) => unknown>> {
-  const manifest = JSON.parse(Deno.readTextFileSync(`${dir}/manifest.json`)) as { js: string; imports: string[] };
+  const manifest = JSON.parse(await Deno.readTextFile(`${dir}/manifest.json`)) as { js: string; imports: string[] };
   const mod = await import(new URL(`file://${dir}/${manifest.js}`).href);
   const imports = Object.fromEntries(manifest.imports.map((key) => [key, forwarder(key)]));
   const compile = (name: string) =>

@@ -1,0 +1,58 @@
+/**
+ * Attaches the plugin host to a running server (from the outside, spec 3
+ * §4.6): its operations replace the `plugin.*` placeholders of the
+ * operations layer, the `plugins` section joins the `runtime` report, a
+ * room's extension data goes with the room, and `loaded_plugins` of
+ * `server.stats` reads the host. Returns the host and a `stop` that undoes
+ * all of it.
+ *
+ * @module
+ */
+
+import { PluginHost, type PluginHostOptions } from "./host.ts";
+import { extensionOps, fileOps, stateOps } from "./ops_data.ts";
+import { pluginOps } from "./ops_plugins.ts";
+import { RecentEvents } from "./recent_events.ts";
+
+/** The attached host. */
+export interface PluginSystem {
+  readonly host: PluginHost;
+  /** Resolves once the plugins found at start-up were loaded (or failed). */
+  readonly started: Promise<void>;
+  /** Readiness figures for `/health/ready`. */
+  health(): { starting: boolean; summary: Record<string, unknown> };
+  /** Stops the plugins and detaches everything. */
+  stop(): Promise<void>;
+}
+
+/** Builds the host, attaches its operations and starts loading plugins (in the background). */
+export function startPlugins(options: PluginHostOptions): PluginSystem {
+  const host = new PluginHost(options);
+  const { ops, bus } = options;
+  const recent = new RecentEvents(bus);
+  const owner = "plugin-host";
+  const removers = [
+    ...pluginOps(host).map((op) => ops.replace(op, owner)),
+    ...extensionOps(() => host.ext).map((op) => ops.replace(op, owner)),
+    ...fileOps(options.dataDir, options.limits.max_file_bytes).map((op) => ops.replace(op, owner)),
+    ...stateOps(recent).map((op) => ops.replace(op, owner)),
+    ops.context.addStatusSection("plugins", () => host.status()),
+    bus.listen((event) => {
+      if (event.kind === "room.deleted") void host.ext.drop("room", event.room).catch(() => {});
+    }),
+  ];
+  const started = host.start().catch((error) => {
+    options.log.error("plugin host did not start", { error: String(error) });
+  });
+  return {
+    host,
+    started,
+    health: () => ({ starting: host.starting, summary: host.status() }),
+    async stop() {
+      await started;
+      await host.stop();
+      recent.close();
+      for (const remove of removers) remove();
+    },
+  };
+}
