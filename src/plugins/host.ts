@@ -482,8 +482,9 @@ export class PluginHost {
     if (this.#stopping) return;
     this.#stopping = true;
     await Promise.allSettled([...this.#plugins.values()].map(async (slot) => {
-      await this.#unsubscribe(slot);
+      // The process first: a handler waiting on a busy plugin ends when its call fails.
       await this.#stopProcess(slot, slot.runtime.state === "enabled");
+      await this.#unsubscribe(slot);
       await slot.facilities?.config.flush();
     }));
     await this.#ext?.flush();

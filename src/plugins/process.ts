@@ -189,19 +189,12 @@ export class PluginProcess {
     await this.exited.catch(() => {});
   }
 
-  /** Closes the child's stdin: it exits on its own when idle. Kills it after `graceMs`. */
-  async stop(graceMs: number): Promise<void> {
+  /** Closes the child's stdin (an idle child exits at once); kills it when it is busy. */
+  async stop(): Promise<void> {
+    if (this.#pending) return await this.kill("stopped");
     this.#die("stopped");
     await this.#writer.close().catch(() => {});
-    const timer = this.#clock.setTimeout(() => {
-      try {
-        this.#child.kill("SIGKILL");
-      } catch {
-        // Already exited.
-      }
-    }, graceMs);
     await this.exited.catch(() => {});
-    this.#clock.clearTimeout(timer);
   }
 
   #arm(): void {

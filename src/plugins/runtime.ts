@@ -85,6 +85,8 @@ export class PluginRuntime {
   #reason: string | null = null;
   #since = 0;
   #process: PluginProcess | null = null;
+  /** Processes being stopped on purpose: their failing calls do not quarantine the plugin. */
+  readonly #detaching = new Set<PluginProcess>();
   #running: Job | null = null;
   readonly #requests: Job[] = [];
   readonly #background: Job[] = [];
@@ -167,15 +169,23 @@ export class PluginRuntime {
     this.#process = process;
   }
 
-  /** Stops the process: `cleanup` first when it is enabled (bounded by `call_timeout_ms`), then exit or kill. */
+  /**
+   * Stops the process: `cleanup` first when asked and the plugin is idle
+   * (bounded by `call_timeout_ms`), then the child exits on its own; a busy
+   * one is killed (its call fails, without quarantining the plugin).
+   */
   async detach(cleanup: boolean): Promise<void> {
     const proc = this.#process;
     this.#process = null;
     if (!proc) return;
-    if (cleanup && proc.dead === null && !proc.busy) {
-      await proc.call("cleanup", [], this.#callLimits(this.#limits.callMs));
+    this.#detaching.add(proc);
+    try {
+      if (proc.busy || proc.dead !== null) return await proc.kill("stopped");
+      if (cleanup) await proc.call("cleanup", [], this.#callLimits(this.#limits.callMs));
+      if (proc.dead === null) await proc.stop();
+    } finally {
+      this.#detaching.delete(proc);
     }
-    await proc.stop(1000);
   }
 
   /** Calls `init` (bounded by `init_timeout_ms`), then `get-info`; returns the info or throws with the reason. */
@@ -331,6 +341,7 @@ export class PluginRuntime {
     const proc = this.#process;
     if (!proc) return { kind: "crash", message: `plugin ${this.id} has no process` };
     const outcome = await proc.call(fn, args, this.#callLimits(this.#limits.callMs));
+    if (this.#detaching.has(proc) || this.#process !== proc) return outcome;
     if (outcome.kind === "timeout" || outcome.kind === "trap" || outcome.kind === "crash") {
       const what = outcome.kind === "trap"
         ? `trapped in ${fn}`
