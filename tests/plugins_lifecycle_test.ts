@@ -44,7 +44,9 @@ Deno.test("plugins: states and reasons after loading, through the console, the o
     ok(lines.includes("probe 0.1.0: Enabled"), lines.join("\n"));
     ok(lines.some((l) => l.startsWith("forbidden: Error — ") && l.includes("teleport")), lines.join("\n"));
 
-    const runtime = await p.ch.ops.call("runtime.status", {}, { kind: "console" }) as { plugins: Record<string, unknown> };
+    const runtime = await p.ch.ops.call("runtime.status", {}, { kind: "console" }) as {
+      plugins: Record<string, unknown>;
+    };
     equal(runtime.plugins.enabled, 2);
     equal(runtime.plugins.error, 5);
     equal((runtime.plugins.quarantined as unknown[]).length, 5);

@@ -17,7 +17,7 @@
 import type { Config } from "../config/mod.ts";
 import type { Delivery, EventBus } from "../events/mod.ts";
 import type { RouteRegistry, SseRegistry } from "../http/mod.ts";
-import type { ServerOps } from "../ops/mod.ts";
+import type { Capability, ServerOps } from "../ops/mod.ts";
 import type { ServerCore } from "../server/mod.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
@@ -74,7 +74,7 @@ export interface PluginSummary {
   readonly state: string;
   readonly reason: string | null;
   readonly since: number;
-  readonly capabilities: readonly string[];
+  readonly capabilities: readonly Capability[];
 }
 
 /** Every plugin. */

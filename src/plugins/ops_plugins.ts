@@ -140,9 +140,16 @@ export function pluginOps(host: PluginHost): ServerOp[] {
         path: p.text(256),
         plugin: name().optional(),
         event_types: z.array(z.string().max(64)).max(32).default([]),
+        ready: z.boolean().default(true),
+        keepalive: z.enum(["comment", "event"], { error: "expected comment or event" }).default("comment"),
       },
       run: (a, { actor }) =>
-        guard(() => ({ path: host.registrations.stream(pluginOf(actor, a.plugin, host), a.path, a.event_types) })),
+        guard(() => ({
+          path: host.registrations.stream(pluginOf(actor, a.plugin, host), a.path, a.event_types, {
+            ready: a.ready,
+            keepAlive: a.keepalive,
+          }),
+        })),
     }),
     serverOp({
       name: "sse.unregister_stream",

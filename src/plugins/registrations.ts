@@ -159,8 +159,23 @@ export class Registrations {
     return { ok: false, error: out.error, ...(out.unavailable ? { status: 503 } : {}) };
   }
 
-  /** Registers a stream (RangeError when refused); returns its path. */
-  stream(plugin: string, path: string, eventTypes: readonly string[]): string {
+  /** The plugin that registered handler `method`, or null. */
+  handlerOwner(method: string): string | null {
+    for (const [plugin, r] of this.#byPlugin) if (r.handlers.has(method)) return plugin;
+    return null;
+  }
+
+  /**
+   * Registers a stream (RangeError when refused); returns its path. `ready`
+   * (default true) sends `ready` first; `keepAlive` `event` sends
+   * `keepalive` events (profile R) instead of comments.
+   */
+  stream(
+    plugin: string,
+    path: string,
+    eventTypes: readonly string[],
+    style: { ready?: boolean; keepAlive?: "comment" | "event" } = {},
+  ): string {
     const r = this.#of(plugin);
     // One translation per event however many connections carry it: keyed by the event's payload object.
     const memo = new WeakMap<object, Promise<SseOutput | null>>();
@@ -172,7 +187,14 @@ export class Registrations {
       }
       return out;
     };
-    const registered = this.#streams.register({ path, events: eventTypes, translate, owner: plugin });
+    const registered = this.#streams.register({
+      path,
+      events: eventTypes,
+      translate,
+      owner: plugin,
+      ...(style.ready !== undefined ? { ready: style.ready } : {}),
+      ...(style.keepAlive ? { keepAlive: style.keepAlive } : {}),
+    });
     const remove = () => {
       if (this.#streams.get(registered)?.owner === plugin) this.#streams.unregister(registered);
     };

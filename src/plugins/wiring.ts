@@ -9,6 +9,7 @@
  * @module
  */
 
+import { answerChatCommand } from "./chat_commands.ts";
 import { PluginHost, type PluginHostOptions } from "./host.ts";
 import { extensionOps, fileOps, stateOps } from "./ops_data.ts";
 import { pluginOps } from "./ops_plugins.ts";
@@ -39,6 +40,9 @@ export function startPlugins(options: PluginHostOptions): PluginSystem {
     ops.context.addStatusSection("plugins", () => host.status()),
     bus.listen((event) => {
       if (event.kind === "room.deleted") void host.ext.drop("room", event.room).catch(() => {});
+      if (event.kind === "chat.message" && event.content.startsWith("!")) {
+        void answerChatCommand(event, host, ops, options.log).catch(() => {});
+      }
     }),
   ];
   const started = host.start().catch((error) => {
