@@ -38,16 +38,32 @@ const HOP_HEADERS = new Set(["connection", "content-length", "transfer-encoding"
 
 type LookupCallback = (error: Error | null, addresses: { address: string; family: number }[]) => void;
 
+/** Resolves a host name to its addresses. */
+export type Resolver = (name: string) => Promise<{ address: string; family: number }[]>;
+
+/** The system resolver (`getaddrinfo`, as connections use it). */
+export function systemResolver(name: string): Promise<{ address: string; family: number }[]> {
+  return new Promise((resolve, reject) => {
+    dnsLookup(name, { all: true }, (error, addresses) => {
+      if (error) reject(error);
+      else resolve(addresses as { address: string; family: number }[]);
+    });
+  });
+}
+
 /** Makes outbound requests for plugins; every refusal and failure rejects with an Error whose message the plugin gets. */
 export class OutboundHttp {
   readonly #policy: AddressPolicy;
   readonly #limits: OutboundLimits;
   readonly #clock: Clock;
+  readonly #resolve: Resolver;
 
-  constructor(policy: AddressPolicy, limits: OutboundLimits, clock: Clock) {
+  /** `resolve` looks up a name's addresses (default: the system resolver). */
+  constructor(policy: AddressPolicy, limits: OutboundLimits, clock: Clock, resolve: Resolver = systemResolver) {
     this.#policy = policy;
     this.#limits = limits;
     this.#clock = clock;
+    this.#resolve = resolve;
   }
 
   /** Sends one request. */
@@ -88,14 +104,13 @@ export class OutboundHttp {
     const { promise, resolve, reject } = Promise.withResolvers<OutboundResponse>();
     const policy = this.#policy;
     const lookup = (name: string, _options: unknown, callback: LookupCallback) => {
-      dnsLookup(name, { all: true }, (error, addresses) => {
-        if (error) return callback(error, []);
-        const list = addresses as { address: string; family: number }[];
+      this.#resolve(name).then((list) => {
         const refused = list.map((a) => policy.refusesAddress(a.address)).find((p) => p !== null);
         // One internal answer refuses the name: picking the "good" ones would let a rebinding name through.
         if (refused) return callback(new Error(`refused: ${name} resolves to ${refused}`), []);
+        if (!list.length) return callback(new Error(`${name} has no address`), []);
         callback(null, list);
-      });
+      }, (error) => callback(error instanceof Error ? error : new Error(String(error)), []));
     };
     const outHeaders: Record<string, string> = {};
     for (const [k, v] of headers) if (!HOP_HEADERS.has(k.toLowerCase())) outHeaders[k] = v;
