@@ -95,3 +95,15 @@ Deno.test("room.state and runtime.events", async () => {
     await p.close();
   }
 });
+
+Deno.test("docs/operations.md lists every operation the plugin host adds", async () => {
+  const p = await startPluginHarness({ plugins: [] });
+  try {
+    const doc = await Deno.readTextFile(new URL("../docs/operations.md", import.meta.url));
+    const added = p.ch.ops.list().filter((o) => o.owner === "plugin-host");
+    ok(added.length >= 20);
+    deepEqual(added.map((o) => o.name).filter((n) => !doc.includes(`\`${n}\``)), []);
+  } finally {
+    await p.close();
+  }
+});

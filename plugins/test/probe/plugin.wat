@@ -35,11 +35,13 @@
   (data (i32.const 360) "sse:translate")
   (data (i32.const 376) "/api/probe/{x}")
   (data (i32.const 392) "log")
-  (data (i32.const 400) "GET")
-  (data (i32.const 408) "x")
-  (data (i32.const 416) "t1")
-  (data (i32.const 424) "{\"type\":\"probe_room\"}")
-  (data (i32.const 448) "v1")
+  (data (i32.const 400) "calls")
+  (data (i32.const 408) "server.status")
+  (data (i32.const 424) "GET")
+  (data (i32.const 432) "x")
+  (data (i32.const 440) "t1")
+  (data (i32.const 448) "{\"type\":\"probe_room\"}")
+  (data (i32.const 472) "v1")
   (func (export "cabi_realloc") (param i32 i32 i32 i32) (result i32)
     (local $p i32)
     (local.set $p (i32.and (i32.add (global.get $heap) (i32.sub (local.get 2) (i32.const 1)))
@@ -117,6 +119,7 @@
     (i32.store (i32.const 1164) (local.get $l))
     (i32.const 1152))
   (func (export "on-api") (param i32 i32 i32 i32) (result i32)
+    (local $n i32) (local $i i32)
     (if (call $is (local.get 0) (local.get 1) (i32.const 288) (i32.const 4)) (then (loop $forever (br $forever))))
     (if (call $is (local.get 0) (local.get 1) (i32.const 296) (i32.const 4)) (then
       (block $full (loop $more (br_if $full (i32.eq (memory.grow (i32.const 16)) (i32.const -1))) (br $more)))
@@ -128,27 +131,37 @@
       (return (call $ok_text (i32.const 120) (i32.const 6)))))
     ;; kick-user needs `admin`: without it the answer is its error case, passed on as this call's answer.
     (if (call $is (local.get 0) (local.get 1) (i32.const 320) (i32.const 4)) (then
-      (call $kick (i32.const 5) (i32.const 408) (i32.const 1) (i32.const 1200))
+      (call $kick (i32.const 5) (i32.const 432) (i32.const 1) (i32.const 1200))
       (return (i32.const 1200))))
     ;; fetch [url]: ok(integer(status)) or error(reason).
     (if (call $is (local.get 0) (local.get 1) (i32.const 328) (i32.const 5)) (then
       (call $http (i32.load (i32.add (local.get 2) (i32.const 8))) (i32.load (i32.add (local.get 2) (i32.const 12)))
-        (i32.const 400) (i32.const 3) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 1280))
+        (i32.const 424) (i32.const 3) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 1280))
       (if (i32.eqz (i32.load8_u (i32.const 1280)))
         (then (return (call $ok_int (i64.extend_i32_u (i32.load16_u (i32.const 1284)))))))
       (return (call $error (i32.load (i32.const 1284)) (i32.load (i32.const 1288))))))
     ;; timer: a one-shot timer "t1" in 50 ms (needs `timer`).
     (if (call $is (local.get 0) (local.get 1) (i32.const 336) (i32.const 5)) (then
-      (call $set_timer (i64.const 50) (i32.const 416) (i32.const 2) (i32.const 1320))
+      (call $set_timer (i64.const 50) (i32.const 440) (i32.const 2) (i32.const 1320))
       (if (i32.eqz (i32.load8_u (i32.const 1320))) (then (return (call $ok_null))))
       (return (call $error (i32.load (i32.const 1324)) (i32.load (i32.const 1328))))))
     (if (call $is (local.get 0) (local.get 1) (i32.const 344) (i32.const 11)) (then (call $put (i32.const 84)) (call $put (i32.const 44)) (return (call $ok_null))))
     (if (call $is (local.get 0) (local.get 1) (i32.const 360) (i32.const 13)) (then
       (i32.store8 (i32.const 1152) (i32.const 0))
       (i32.store8 (i32.const 1160) (i32.const 6))
-      (i32.store (i32.const 1168) (i32.const 424))
+      (i32.store (i32.const 1168) (i32.const 448))
       (i32.store (i32.const 1172) (i32.const 21))
       (return (i32.const 1152))))
-    (if (call $is (local.get 0) (local.get 1) (i32.const 376) (i32.const 14)) (then (return (call $ok_text (i32.const 448) (i32.const 2)))))
+    (if (call $is (local.get 0) (local.get 1) (i32.const 376) (i32.const 14)) (then (return (call $ok_text (i32.const 472) (i32.const 2)))))
+    ;; calls [n]: n round trips of api-call("server.status", []) (a benchmark of host calls).
+    (if (call $is (local.get 0) (local.get 1) (i32.const 400) (i32.const 5)) (then
+      (local.set $n (i32.wrap_i64 (i64.load (i32.add (local.get 2) (i32.const 8)))))
+      (local.set $i (i32.const 0))
+      (block $done (loop $more
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (call $api_call (i32.const 408) (i32.const 13) (i32.const 0) (i32.const 0) (i32.const 1400))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $more)))
+      (return (call $ok_int (i64.extend_i32_u (local.get $n))))))
     (call $error (i32.const 128) (i32.const 14)))
 )
