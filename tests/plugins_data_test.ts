@@ -4,6 +4,7 @@
  * (plugins only), the typed room state and recent events.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
+import { assertRejectsWithReason } from "../src/client/mod.ts";
 import type { Actor } from "../src/ops/mod.ts";
 import { startPluginHarness } from "./support/plugins.ts";
 
@@ -63,7 +64,11 @@ Deno.test("file operations reach the calling plugin's own directory only", async
     const console = await ops.tryCall("file.read", ["x"], { kind: "console" });
     ok(!console.ok && console.error.code === "FORBIDDEN");
     deepEqual(await ops.call("file.list", {}, a), { files: [{ path: "notes/1.txt", size: 5 }] });
-    const readOnly = await ops.tryCall("file.write", ["x", "y"], { kind: "plugin", id: "a", capabilities: ["file.read"] });
+    const readOnly = await ops.tryCall("file.write", ["x", "y"], {
+      kind: "plugin",
+      id: "a",
+      capabilities: ["file.read"],
+    });
     ok(!readOnly.ok && readOnly.error.code === "FORBIDDEN");
   } finally {
     await p.close();
@@ -89,7 +94,9 @@ Deno.test("room.state and runtime.events", async () => {
       accuracy: null,
     }]);
     equal(state.current_round, null);
-    const { events } = await p.ch.ops.call("runtime.events", [5], { kind: "console" }) as { events: { kind: string }[] };
+    const { events } = await p.ch.ops.call("runtime.events", [5], { kind: "console" }) as {
+      events: { kind: string }[];
+    };
     deepEqual(events.map((e) => e.kind).slice(-2), ["user.online", "room.created"]);
   } finally {
     await p.close();
@@ -103,6 +110,54 @@ Deno.test("docs/operations.md lists every operation the plugin host adds", async
     const added = p.ch.ops.list().filter((o) => o.owner === "plugin-host");
     ok(added.length >= 20);
     deepEqual(added.map((o) => o.name).filter((n) => !doc.includes(`\`${n}\``)), []);
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("command vetoes: a plugin refuses a user's chat or a room's commands, for a while or until it removes them", async () => {
+  const p = await startPluginHarness({ plugins: [] });
+  const mod: Actor = { kind: "plugin", id: "moderator", capabilities: ["room.manage", "admin"] };
+  const roomOnly: Actor = { kind: "plugin", id: "rooms", capabilities: ["room.manage"] };
+  try {
+    const alice = await p.ch.h.login(100);
+    const bob = await p.ch.h.login(200);
+    await alice.createRoom("vetoed");
+    await bob.joinRoom("vetoed");
+    const { id } = await p.ch.ops.call("command.veto", {
+      user_id: 200,
+      commands: ["Chat"],
+      reason: "muted",
+      ttl_secs: 60,
+    }, mod) as { id: number };
+    await assertRejectsWithReason(bob.chat("hello?"), "muted");
+    await alice.chat("alice may");
+    const refused = await p.ch.ops.tryCall("command.veto", { user_id: 100, reason: "x" }, roomOnly);
+    ok(!refused.ok && refused.error.code === "FORBIDDEN");
+    deepEqual(
+      (await p.ch.ops.call("command.vetoes", {}, mod) as { vetoes: { id: number }[] }).vetoes.map((v) => v.id),
+      [id],
+    );
+    // It ends by itself.
+    await p.ch.h.advance(60_000);
+    await bob.chat("back");
+    // A room-wide veto of chosen commands; removed by its owner.
+    const room = await p.ch.ops.call("command.veto", {
+      room_id: "vetoed",
+      commands: ["LockRoom"],
+      reason: "locked by plugin rooms",
+    }, roomOnly) as { id: number };
+    await assertRejectsWithReason(alice.lockRoom(true), "locked by plugin rooms");
+    const other = await p.ch.ops.tryCall("command.unveto", { id: room.id }, mod);
+    ok(!other.ok && other.error.code === "NOT_FOUND", "a plugin removes only its own");
+    await p.ch.ops.call("command.unveto", { id: room.id }, roomOnly);
+    await alice.lockRoom(true);
+    const bad = await p.ch.ops.tryCall(
+      "command.veto",
+      { room_id: "vetoed", commands: ["Authenticate"], reason: "x" },
+      roomOnly,
+    );
+    ok(!bad.ok && bad.error.code === "INVALID_ARGUMENT");
   } finally {
     await p.close();
   }

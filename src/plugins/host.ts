@@ -64,6 +64,8 @@ export interface PluginHostOptions {
   readonly log: Logger;
   /** Environment of child processes (PATH, HOME, DENO_DIR); default: those of this process. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Called when a plugin stops running (disabled, failed, removed): what it declared elsewhere goes. */
+  readonly onPluginStopped?: (id: string) => void;
 }
 
 /** A plugin as `plugin list` shows it. */
@@ -306,6 +308,7 @@ export class PluginHost {
     const slot = this.#plugins.get(id);
     if (!slot) return;
     this.registrations.dropAll(id);
+    this.options.onPluginStopped?.(id);
     slot.facilities?.timers.clearAll();
     slot.facilities?.tcp.closeAll();
     void this.#unsubscribe(slot);

@@ -2,8 +2,9 @@
  * Attaches the plugin host to a running server (from the outside, spec 3
  * §4.6): its operations replace the `plugin.*` placeholders of the
  * operations layer, the `plugins` section joins the `runtime` report, a
- * room's extension data goes with the room, and `loaded_plugins` of
- * `server.stats` reads the host. Returns the host and a `stop` that undoes
+ * room's extension data goes with the room, chat commands reach their
+ * handlers, plugins' command vetoes join the command pipeline through one
+ * veto hook, and `loaded_plugins` of `server.stats` reads the host. Returns the host and a `stop` that undoes
  * all of it.
  *
  * @module
@@ -11,9 +12,10 @@
 
 import { answerChatCommand } from "./chat_commands.ts";
 import { PluginHost, type PluginHostOptions } from "./host.ts";
-import { extensionOps, fileOps, stateOps } from "./ops_data.ts";
+import { extensionOps, fileOps, stateOps, vetoOps } from "./ops_data.ts";
 import { pluginOps } from "./ops_plugins.ts";
 import { RecentEvents } from "./recent_events.ts";
+import { CommandVetoes } from "./vetoes.ts";
 
 /** The attached host. */
 export interface PluginSystem {
@@ -28,8 +30,9 @@ export interface PluginSystem {
 
 /** Builds the host, attaches its operations and starts loading plugins (in the background). */
 export function startPlugins(options: PluginHostOptions): PluginSystem {
-  const host = new PluginHost(options);
-  const { ops, bus } = options;
+  const vetoes = new CommandVetoes();
+  const host = new PluginHost({ ...options, onPluginStopped: (id) => vetoes.removeOwner(id) });
+  const { ops, bus, clock } = options;
   const recent = new RecentEvents(bus);
   const owner = "plugin-host";
   const removers = [
@@ -37,6 +40,9 @@ export function startPlugins(options: PluginHostOptions): PluginSystem {
     ...extensionOps(() => host.ext).map((op) => ops.replace(op, owner)),
     ...fileOps(options.dataDir, options.limits.max_file_bytes).map((op) => ops.replace(op, owner)),
     ...stateOps(recent).map((op) => ops.replace(op, owner)),
+    ...vetoOps(vetoes, () => clock.now()).map((op) => ops.replace(op, owner)),
+    // The one veto hook of all plugins: rules checked in memory, never a call into a plugin.
+    ops.context.deps.server.commands.beforeCommand((command) => vetoes.check(command, clock.now()), "plugin-vetoes"),
     ops.context.addStatusSection("plugins", () => host.status()),
     bus.listen((event) => {
       if (event.kind === "room.deleted") void host.ext.drop("room", event.room).catch(() => {});

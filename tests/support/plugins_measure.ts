@@ -42,7 +42,8 @@ async function events(plugins: number, total: number): Promise<void> {
 
 async function calls(): Promise<void> {
   const p: PluginHarness = await startPluginHarness({ plugins: [{ id: "probe", source: "test/probe" }] });
-  const call = (method: string, args: unknown[]) => p.ch.ops.call("plugin.call", { name: "probe", method, args }, { kind: "console" });
+  const call = (method: string, args: unknown[]) =>
+    p.ch.ops.call("plugin.call", { name: "probe", method, args }, { kind: "console" });
   await call("calls", [100]);
   let started = performance.now();
   const n = 20_000;
