@@ -8,7 +8,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { BusRoomSource, MonitorRoomSource, type RoomSource } from "../src/accounts/mod.ts";
 import { playingUsers, roomData } from "../src/room/mod.ts";
-import { roomMonitorKey } from "../src/server/monitor_key.ts";
+import { roomMonitorKey } from "../src/net/mod.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { LogHub } from "../src/util/log.ts";
 import { startTestAccounts, type TestAccounts, TextSseReader } from "./support/accounts.ts";

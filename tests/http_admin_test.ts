@@ -6,6 +6,7 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { defaultConfig } from "../src/config/mod.ts";
 import { createHttpApp } from "../src/http/mod.ts";
+import { VERSION } from "../src/http/context.ts";
 import { expectLog, mark, waitUntil } from "./support/describe.ts";
 import { ADMIN_PASSWORD, type HttpHarness, startHttpHarness } from "./support/http.ts";
 
@@ -42,6 +43,9 @@ Deno.test("http admin page is served with a strict CSP; other files are not", as
     const js = await h.http.request("/admin/admin.js");
     equal(js.headers.get("content-type"), "text/javascript; charset=utf-8");
     match(await js.text(), /REFRESH_MS = 5000/);
+    const messages = await h.http.request("/admin/messages.js");
+    equal(messages.headers.get("content-type"), "text/javascript; charset=utf-8");
+    match(await messages.text(), /"state\.SELECTING_CHART": "Selecting a chart"/);
     deepEqual((await h.json("/admin/../deno.json")).status, 404);
     deepEqual((await h.json("/admin/deno.json")).body, { error: "route not found: /admin/deno.json", code: 404 });
   } finally {
@@ -110,30 +114,72 @@ Deno.test("http admin login attempts are rate limited per address; sessions expi
   }
 });
 
-Deno.test("http admin state lists rooms (hidden ones marked) with state, players and bans", async () => {
-  const h = startHttpHarness();
+Deno.test("http admin state: status, online players (also in no room), rooms with chart, lock and cycle, bans", async () => {
+  const h = startHttpHarness({ httpConfig: { server_name: "Night Owls" } });
   try {
+    // Up for 1 h 2 min 3 s before anyone connects (an idle client would miss its heartbeats).
+    await h.advance(3_723_000);
     const alice = await h.login(100);
     const bob = await h.login(200);
     await alice.createRoom("abc");
     await bob.joinRoom("abc");
+    await alice.selectChart(7);
+    await alice.cycleRoom(true);
     await (await h.login(300)).createRoom("-quiet");
     await (await h.login(9)).joinRoom("abc", true);
+    await h.login(400, "zh-CN");
+    const name = (id: number) => h.server.core.users.get(id)!.name;
     const cookie = await login(h);
+    const player = (id: number, room: string | null, monitor = false, language = "en-US") => ({
+      id,
+      name: name(id),
+      room,
+      monitor,
+      language,
+      admin: false,
+    });
     deepEqual((await call(h, "GET", "state", undefined, cookie)).body, {
-      server_name: "Chorus",
-      player_count: 4,
+      server_name: "Night Owls",
+      player_count: 5,
+      status: {
+        version: VERSION,
+        uptime_secs: 3723,
+        players_online: 5,
+        rooms: 2,
+        sessions: 5,
+        shutting_down: false,
+        connections_enabled: true,
+        room_creation_enabled: true,
+        ready: true,
+        issues: [],
+        store: { enabled: false },
+      },
+      players: [
+        player(100, "abc"),
+        player(200, "abc"),
+        player(300, "-quiet"),
+        player(9, "abc", true),
+        player(400, null, false, "zh-CN"),
+      ],
       rooms: [
         {
           name: "abc",
           hidden: false,
           state: "SELECTING_CHART",
           locked: false,
-          cycle: false,
+          cycle: true,
           host: 100,
           player_count: 2,
-          players: [{ id: 100, name: "Alice" }, { id: 200, name: "Bob" }],
-          monitors: [{ id: 9, name: h.server.core.users.get(9)!.name }],
+          max_users: 100,
+          persistent: false,
+          tournament: false,
+          live: true, // a monitor joined
+          chart: { id: 7, name: "Lucky Seven" },
+          players: [
+            { id: 100, name: "Alice", online: true, ready: false },
+            { id: 200, name: "Bob", online: true, ready: false },
+          ],
+          monitors: [{ id: 9, name: name(9), online: true }],
         },
         {
           name: "-quiet",
@@ -143,12 +189,88 @@ Deno.test("http admin state lists rooms (hidden ones marked) with state, players
           cycle: false,
           host: 300,
           player_count: 1,
-          players: [{ id: 300, name: h.server.core.users.get(300)!.name }],
+          max_users: 100,
+          persistent: false,
+          tournament: false,
+          live: false,
+          chart: null,
+          players: [{ id: 300, name: name(300), online: true, ready: false }],
           monitors: [],
         },
       ],
       bans: [],
     });
+
+    // Who is ready shows while the room waits for them.
+    await alice.requestStart();
+    const waiting = (await call(h, "GET", "state", undefined, cookie)).body as {
+      rooms: { name: string; state: string; players: { ready: boolean }[] }[];
+    };
+    deepEqual(waiting.rooms[0]!.state, "WAITING_FOR_READY");
+    deepEqual(waiting.rooms[0]!.players.map((p) => p.ready), [true, false]);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("http admin state shows readiness issues", async () => {
+  let health = { ready: true, issues: [] as string[] };
+  const h = startHttpHarness({ health: () => health });
+  try {
+    const cookie = await login(h);
+    health = { ready: false, issues: ["store unreachable: records wait in the journal"] };
+    const state = (await call(h, "GET", "state", undefined, cookie)).body as { status: Record<string, unknown> };
+    deepEqual([state.status.ready, state.status.issues], [false, ["store unreachable: records wait in the journal"]]);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("http admin lock and cycle switch a room through the operations", async () => {
+  const h = startHttpHarness();
+  try {
+    const alice = await h.login(100);
+    await alice.createRoom("abc");
+    const cookie = await login(h);
+    const room = () => h.server.core.rooms.get("abc")!;
+    deepEqual((await call(h, "POST", "rooms/abc/lock", { locked: true }, cookie)).body, { ok: true, locked: true });
+    equal(room().locked, true);
+    await waitUntil(() => alice.locked === true, "the client sees the lock");
+    deepEqual((await call(h, "POST", "rooms/abc/lock", { locked: false }, cookie)).body, { ok: true, locked: false });
+    equal(room().locked, false);
+    deepEqual((await call(h, "POST", "rooms/abc/cycle", { cycle: true }, cookie)).body, { ok: true, cycle: true });
+    equal(room().cycle, true);
+    await waitUntil(() => alice.cycle === true, "the client sees cycle on");
+    deepEqual((await call(h, "POST", "rooms/abc/cycle", { cycle: false }, cookie)).body, { ok: true, cycle: false });
+    equal(room().cycle, false);
+
+    // Errors: missing room, malformed name and body, no session, cross-site.
+    deepEqual((await call(h, "POST", "rooms/zzz/lock", { locked: true }, cookie)).body, {
+      error: "room not found: zzz",
+      code: 404,
+    });
+    deepEqual((await call(h, "POST", "rooms/a%20b/cycle", { cycle: true }, cookie)).body, {
+      error: 'invalid room name "a b"',
+      code: 400,
+    });
+    deepEqual((await call(h, "POST", "rooms/abc/lock", { locked: "yes" }, cookie)).body, {
+      error: "invalid request: locked",
+      code: 400,
+    });
+    deepEqual((await call(h, "POST", "rooms/abc/cycle", {}, cookie)).body, {
+      error: "invalid request: cycle",
+      code: 400,
+    });
+    deepEqual((await call(h, "POST", "rooms/abc/lock", { locked: true })).body, { error: "login required", code: 401 });
+    const foreign = await h.json("/admin/api/rooms/abc/lock", {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json", origin: "https://evil.example" },
+      body: JSON.stringify({ locked: true }),
+    });
+    deepEqual(foreign.body, { error: "cross-site request refused", code: 403 });
+    equal(room().locked, false);
+    const audited = h.http.context.ops.audit.recent(10).filter((e) => e.source === "http-admin").map((e) => e.op);
+    deepEqual(audited.slice(0, 4).sort(), ["room.cycle", "room.cycle", "room.lock", "room.lock"]);
   } finally {
     await h.close();
   }

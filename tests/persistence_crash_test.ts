@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { connect, type PhiraClient } from "../src/client/mod.ts";
 import { LOCK_FILE } from "../src/persistence/mod.ts";
-import { PgliteDb } from "../src/persistence/pglite_db.ts";
+import { PgliteDb } from "../src/persistence/backends/pglite_db.ts";
 import { devRecordId, devToken, serveDevApi } from "../src/upstream/mod.ts";
 import { type ChildServer, freePort, mainArgs, spawnServer } from "./support/child_server.ts";
 

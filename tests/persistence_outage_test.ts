@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { defaultConfig } from "../src/config/mod.ts";
 import { openPersistence } from "../src/persistence/mod.ts";
-import { dropTestDatabase, testDatabaseUrl } from "../src/persistence/test_db_test_util.ts";
+import { dropTestDatabase, testDatabaseUrl } from "../src/db/test_db_test_util.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { LogHub } from "../src/util/log.ts";
 

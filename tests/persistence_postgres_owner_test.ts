@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { defaultConfig } from "../src/config/mod.ts";
 import { openPersistence } from "../src/persistence/mod.ts";
-import { PostgresDb } from "../src/persistence/postgres_db.ts";
-import { OWNER_LOCK_KEY } from "../src/persistence/postgres_owner_lock.ts";
-import { dropTestDatabase, testDatabaseUrl } from "../src/persistence/test_db_test_util.ts";
+import { PostgresDb } from "../src/persistence/backends/postgres_db.ts";
+import { OWNER_LOCK_KEY } from "../src/persistence/backends/postgres_owner_lock.ts";
+import { dropTestDatabase, testDatabaseUrl } from "../src/db/test_db_test_util.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { LogHub } from "../src/util/log.ts";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { defaultConfig } from "../src/config/mod.ts";
-import { faultyJournalFiles } from "../src/persistence/journal_faults_test_util.ts";
+import { faultyJournalFiles } from "../src/persistence/journal/faults_test_util.ts";
 import { openPersistence } from "../src/persistence/mod.ts";
 import { devToken } from "../src/upstream/mod.ts";
 import { ManualClock } from "../src/util/clock.ts";
@@ -77,7 +77,10 @@ Deno.test("a login that cannot be journaled is refused; events still reach the s
   await alice.createRoom("r1");
   faults.failWrites = true;
   const bob = await s.connect();
-  await assert.rejects(bob.authenticate(devToken(200)));
+  await assert.rejects(
+    bob.authenticate(devToken(200)),
+    /The server cannot save logins: its disk is full\. Please tell the server's operator/,
+  );
   assert.ok(s.logs.history().some((r) => r.msg === "login could not be made durable; refusing it"));
   await alice.chat("while the disk is full");
   assert.ok(s.persistence.status().counters.journal_write_failures_total >= 1);
@@ -160,6 +163,10 @@ Deno.test("touches and judges are stored in batches of 256 items or 500 ms, jour
     batches: 3,
     records: 2,
     early_flushes: 0,
+    round_max_bytes: 16 * 1024 * 1024,
+    dropped_items: 0,
+    dropped_bytes: 0,
+    capped_rounds: 0,
   });
   await s.close();
 });

@@ -5,7 +5,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { assertRejectsWithReason } from "../src/client/mod.ts";
-import { roomMonitorKey } from "../src/server/monitor_key.ts";
+import { roomMonitorKey } from "../src/net/mod.ts";
 import { expectLog, mark, waitUntil } from "./support/describe.ts";
 import { devToken, startHarness } from "./support/harness.ts";
 

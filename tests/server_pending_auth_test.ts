@@ -121,7 +121,10 @@ Deno.test("max_pending_auth stops counting a login that failed: journal error, o
     await waitUntil(() => journal.waiting.length === 1, "journaling");
     journal.finish(new Error("Cannot append to the journal: ENOSPC"));
     equal(await first.session.done, "rejected");
-    deepEqual(first.conn.log(), ["Authenticate(Err:" + BUSY + ")"]);
+    // A storage error the player can pass on, not "Server is busy" (issue 14 "Diagnostics").
+    deepEqual(first.conn.log(), [
+      "Authenticate(Err:The server cannot save logins: its storage failed. Please tell the server's operator)",
+    ]);
     equal(server.core.pendingAuth, 0);
     const next = startLogin(server, 200);
     await waitUntil(() => journal.waiting.length === 1, "the next login is admitted");

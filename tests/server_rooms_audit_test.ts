@@ -11,7 +11,7 @@ import type { DomainEvent } from "../src/events/mod.ts";
 import { hubEvent } from "../src/http/mod.ts";
 import type { ChartMeta } from "../src/server/context.ts";
 import { Admin } from "../src/server/mod.ts";
-import { roomMonitorKey } from "../src/server/monitor_key.ts";
+import { roomMonitorKey } from "../src/net/mod.ts";
 import { expectLog, log, mark, waitUntil } from "./support/describe.ts";
 import { startHarness } from "./support/harness.ts";
 

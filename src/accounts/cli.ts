@@ -10,7 +10,7 @@
 
 import { parseArgs } from "node:util";
 import { openDb } from "../db/mod.ts";
-import { roomMonitorKey } from "../server/monitor_key.ts";
+import { roomMonitorKey } from "../net/mod.ts";
 import { DEFAULT_GAME_API_ENDPOINT, Upstream } from "../upstream/mod.ts";
 import { SystemClock } from "../util/clock.ts";
 import { LogHub, type LogLevel } from "../util/log.ts";

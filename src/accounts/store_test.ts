@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
 import { type Db, migrate, openDb, SqliteDb } from "../db/mod.ts";
-import { dropTestDatabase, testDatabaseUrl } from "../persistence/test_db_test_util.ts";
+import { dropTestDatabase, testDatabaseUrl } from "../db/test_db_test_util.ts";
 import { ApiError, type ErrorCode } from "./errors.ts";
 import { InlineHasher, TEST_ARGON2 } from "./passwords.ts";
 import { PERM } from "./permissions.ts";

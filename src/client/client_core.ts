@@ -191,6 +191,7 @@ export class ClientCore {
 
   #dispatch(cmd: ServerCommand): void {
     const seq = this.#count.received++;
+    if (this.#opts.onReceive) guard(this.#opts.onReceive, cmd);
     const type = cmd.type;
     if (type === "Pong" || IS_REPLY[type]) {
       const entry = this.#pending.take(type);

@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
-import { err, ok as okResult, type ServerCommand } from "../protocol/mod.ts";
+import { encodeServerCommand, err, ok as okResult, type ServerCommand } from "../protocol/mod.ts";
 import { assertNoViolations, assertRejectsWithReason } from "./assert.ts";
 import { connect } from "./client.ts";
 import { ClientError } from "./errors.ts";
@@ -215,3 +215,29 @@ Deno.test("close() flushes queued writes, rejects pending work and releases ever
   await p.conn.done;
   deepEqual(p.conn.commands.map((c) => c.type), ["Ready", "Touches", "Judges"]);
 });
+
+Deno.test("onReceive sees replies and pushes in wire order, before the reply settles its request", async () => {
+  const seen: string[] = [];
+  const reply: ServerCommand = { type: "RoomResponse", result: okResult([new Map(), new Map()]) };
+  const push: ServerCommand = { type: "UserVisit", user: 7 };
+  await using p = await pair({
+    // The reply and a later push arrive in one read: the push is dispatched before the request's continuation runs.
+    script: (cmd, conn) => {
+      if (cmd.type === "QueryRoomInfo") conn.sendRaw(concatFrames(reply, push));
+    },
+  }, { onReceive: (cmd) => seen.push(`receive ${cmd.type}`), onEvent: (e) => seen.push(`event ${e.type}`) });
+  await p.client.queryRoomInfo();
+  seen.push("settled");
+  deepEqual(seen, ["receive RoomResponse", "receive UserVisit", "event UserVisit", "settled"]);
+});
+
+function concatFrames(...cmds: ServerCommand[]): Uint8Array {
+  const frames = cmds.map(encodeServerCommand);
+  const out = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+  let at = 0;
+  for (const f of frames) {
+    out.set(f, at);
+    at += f.length;
+  }
+  return out;
+}

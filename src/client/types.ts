@@ -98,6 +98,12 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** Called with every pushed event as it arrives (before buffering). */
   onEvent?: ((event: ClientEvent) => void) | undefined;
+  /**
+   * Called with every command received, replies and Pongs included, in wire
+   * order and before the reply settles its request: a reply's effect can be
+   * applied exactly between the pushes that came before and after it.
+   */
+  onReceive?: ((cmd: ServerCommand) => void) | undefined;
   /** Called with the round-trip time of every answered ping, ms. */
   onRtt?: ((rttMs: number) => void) | undefined;
   /** Called with every violation as it is detected. */

@@ -5,7 +5,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { type Db, openDb, SqliteDb } from "../db/mod.ts";
-import { dropTestDatabase, testDatabaseUrl } from "../persistence/test_db_test_util.ts";
+import { dropTestDatabase, testDatabaseUrl } from "../db/test_db_test_util.ts";
 import { AuditStore, migrateAudit } from "./audit_store.ts";
 import { migrateStats, StatsStore } from "./stats_store.ts";
 import { migrateUsers, UserStore } from "./user_store.ts";

@@ -198,6 +198,14 @@ export const ConfigSchema = z.object({
   persistence_queue_capacity: key(capacity().default(2048), "Durable write queue; when full items stay journal-only."),
   persistent_rooms_required: key(bool().default(false), "Refuse to start when persistent rooms cannot be restored."),
   startup_recovery_timeout: key(secs(1).default(30), "Journal replay and recovery limit (s)."),
+  journal_damaged_records: key(
+    z.enum(["refuse", "skip"], { error: "expected refuse or skip" }).default("refuse"),
+    "Damaged journal records not yet stored: refuse to start, or skip them (set for one start).",
+  ),
+  round_telemetry_max_mb: key(
+    intIn(1, 1024).default(16),
+    "Touches and judges stored per player and round (MB of JSON); the rest is dropped and counted.",
+  ),
   round_data_retention_days: key(days().default(7), "Days round data is kept (simple store)."),
   persistence_retention_days: key(days().default(30), "Days durable events are kept."),
   touch_judge_retention_days: key(days().default(7), "Days touch and judge streams are kept."),

@@ -1,7 +1,7 @@
 import { equal, rejects } from "node:assert/strict";
 import { dbSuite } from "./db_suite_test_util.ts";
 import { DbError, openDb, SqliteDb, toSqliteParams } from "./mod.ts";
-import { dropTestDatabase, testDatabaseUrl } from "../persistence/test_db_test_util.ts";
+import { dropTestDatabase, testDatabaseUrl } from "./test_db_test_util.ts";
 
 const PG = Deno.env.get("PM_TEST_DATABASE_URL");
 

@@ -14,6 +14,7 @@ import { jsonError } from "./errors.ts";
 export const ADMIN_FILES: Readonly<Record<string, string>> = {
   "index.html": "text/html; charset=utf-8",
   "admin.js": "text/javascript; charset=utf-8",
+  "messages.js": "text/javascript; charset=utf-8",
   "admin.css": "text/css; charset=utf-8",
 };
 

@@ -1,8 +1,8 @@
 /**
  * The one Hono application of the HTTP port (issue 6): health, profile R
- * and S rooms, event streams, the spectator WebSocket, the admin panel and
- * the plugin catch-all, in that matching order. Pure: no sockets; tests call
- * it in process and {@link startHttp} serves it.
+ * and S rooms, event streams, the spectator WebSocket, the admin panel, the
+ * spectator page and the plugin catch-all, in that matching order. Pure: no
+ * sockets; tests call it in process and {@link startHttp} serves it.
  *
  * @module
  */
@@ -21,9 +21,11 @@ import { HubRenderer } from "./hub.ts";
 import { dispatchPlugins } from "./plugin_routes.ts";
 import { RouteRegistry } from "./route_registry.ts";
 import { adminApiRoutes } from "./routes_admin.ts";
+import { adminPanelRoutes } from "./routes_admin_panel.ts";
 import { defaultHealth, healthRoutes, profileRRoutes, profileSRoutes } from "./routes_rooms.ts";
 import { registerBasicStream, streamRoutes } from "./routes_streams.ts";
 import { StreamTracker } from "./sse.ts";
+import { spectatorFiles, spectatorRoutes } from "./spectator_page.ts";
 import { SseRegistry } from "./sse_registry.ts";
 import { openLive } from "./ws_live.ts";
 
@@ -106,6 +108,8 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
   app.get("/ws/live", (c) => openLive(c.req.raw, c.env?.ip ?? "unknown", ctx));
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
+  adminPanelRoutes(app, ctx);
+  spectatorRoutes(app, spectatorFiles(log));
   // The admin panel's namespace is the host's: anything else under /admin is not found, never a plugin's.
   app.get("/admin/*", (c) => jsonError(404, `route not found: ${c.req.path}`));
   // Plugins may not shadow what was registered above: the registries read it from the app itself.

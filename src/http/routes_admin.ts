@@ -1,8 +1,10 @@
 /**
- * The admin panel's JSON endpoints under `/admin/api/` (spec 2 §4.2: rooms
- * with state, player count and players; disband a room; kick a player; ban
- * and unban a player id). Spec 2 leaves these endpoints open; they are
- * listed in `docs/http.md`. Each action is an adapter over its operation
+ * The admin panel's JSON endpoints under `/admin/api/` (spec 2 §4.2): the
+ * session, login and logout; disband a room; kick a player from a room or
+ * the server; ban and unban a player id. The overview (`state`) and the room
+ * switches are in `routes_admin_panel.ts`, over the helpers exported here.
+ * Spec 2 leaves these endpoints open; they are listed in `docs/http.md`.
+ * Each action is an adapter over its operation
  * (`src/ops`), called as the `http-admin` actor: parse → call → render,
  * with the operation's error code mapped to an HTTP status.
  *
@@ -19,14 +21,11 @@ import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import type { Actor, OpsError, RoomInfo, UserView } from "../ops/mod.ts";
-import type { UserBan } from "../server/mod.ts";
+import type { Actor, OpsError } from "../ops/mod.ts";
 import { roomIdProblem } from "../protocol/mod.ts";
-import type { StrippedRoomState } from "../protocol/mod.ts";
 import { ADMIN_SECURITY_HEADERS } from "./admin_page.ts";
 import type { HttpContext, HttpEnv } from "./context.ts";
 import { jsonError, opsErrorResponse, parseUserId } from "./errors.ts";
-import { STATE_JSON } from "./json.ts";
 
 /** Name of the session cookie. */
 export const ADMIN_COOKIE = "chorus_admin";
@@ -39,21 +38,28 @@ const BanBody = z.object({ user_id: userId, reason: z.string().max(200).optional
 const KickBody = z.object({ user_id: userId });
 const DisconnectBody = z.object({ reason: z.string().max(200).optional() });
 
-type AdminContext = Context<HttpEnv>;
+/** A request to an admin endpoint. */
+export type AdminContext = Context<HttpEnv>;
 
-/** A room as the panel shows it (from the `room.list` detail view). */
-function roomView(room: RoomInfo) {
-  return {
-    name: room.room_id,
-    hidden: room.hidden,
-    state: STATE_JSON[room.state as StrippedRoomState],
-    locked: room.locked,
-    cycle: room.cycle,
-    host: room.host_id ?? -1,
-    player_count: room.player_count,
-    players: room.players.map((p) => ({ id: p.id, name: p.name })),
-    monitors: room.monitors.map((m) => ({ id: m.id, name: m.name })),
-  };
+/** The actor admin requests call operations as: the panel, by client address. */
+export function adminActor(c: AdminContext): Actor {
+  return { kind: "http-admin", ip: c.env?.ip ?? "unknown" };
+}
+
+/**
+ * Calls an operation as the panel; its failure becomes the HTTP error
+ * response (`message` rewrites the text per error).
+ */
+export async function callAdminOp(
+  ctx: HttpContext,
+  c: AdminContext,
+  name: string,
+  args: unknown,
+  message: (e: OpsError) => string = (e) => e.message,
+): Promise<unknown> {
+  const outcome = await ctx.ops.tryCall(name, args, adminActor(c));
+  if (outcome.ok) return outcome.value;
+  return opsErrorResponse(outcome.error, message(outcome.error));
 }
 
 function secure(c: AdminContext): boolean {
@@ -84,7 +90,7 @@ function crossSiteProblem(c: AdminContext): Response | null {
 }
 
 /** Parses the JSON body with `schema`; a 400 response when it does not fit. */
-async function body<T>(c: AdminContext, schema: z.ZodType<T>): Promise<T | Response> {
+export async function readAdminBody<T>(c: AdminContext, schema: z.ZodType<T>): Promise<T | Response> {
   let raw: unknown;
   try {
     const text = await c.req.text();
@@ -99,19 +105,9 @@ async function body<T>(c: AdminContext, schema: z.ZodType<T>): Promise<T | Respo
 
 /** Registers the admin JSON endpoints. */
 export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
-  const { adminAuth: auth, ops, log } = ctx;
-  const actor = (c: AdminContext): Actor => ({ kind: "http-admin", ip: c.env?.ip ?? "unknown" });
-  /** Calls an operation; its failure becomes the HTTP error (`message` rewrites the text per code). */
-  const call = async (
-    c: AdminContext,
-    name: string,
-    args: unknown,
-    message: (e: OpsError) => string = (e) => e.message,
-  ): Promise<unknown> => {
-    const outcome = await ops.tryCall(name, args, actor(c));
-    if (outcome.ok) return outcome.value;
-    return opsErrorResponse(outcome.error, message(outcome.error));
-  };
+  const { adminAuth: auth, log } = ctx;
+  const call = (c: AdminContext, name: string, args: unknown, message?: (e: OpsError) => string) =>
+    callAdminOp(ctx, c, name, args, message);
   app.use("/admin/api/*", async (c, next) => {
     await next();
     for (const [k, v] of Object.entries(ADMIN_SECURITY_HEADERS)) c.res.headers.set(k, v);
@@ -134,7 +130,7 @@ export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
     (c) => c.json({ enabled: auth.enabled, authenticated: auth.check(getCookie(c, ADMIN_COOKIE)) }),
   );
   app.post("/admin/api/login", async (c) => {
-    const parsed = await body(c, LoginBody);
+    const parsed = await readAdminBody(c, LoginBody);
     if (parsed instanceof Response) return parsed;
     const ip = c.env?.ip ?? "unknown";
     const outcome = auth.login(parsed.password, ip);
@@ -165,25 +161,6 @@ export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
     return c.json({ ok: true });
   });
 
-  app.get("/admin/api/state", async (c) => {
-    const [list, users, bans] = await Promise.all([
-      call(c, "room.list", { detail: true }),
-      call(c, "users.list", {}),
-      call(c, "player.banlist", {}),
-    ]);
-    for (const r of [list, users, bans]) if (r instanceof Response) return r;
-    return c.json({
-      server_name: ctx.config.server_name,
-      // Players: online users of the normal category (monitors and consoles are not players).
-      player_count: (users as { users: UserView[] }).users.filter((u) => u.category === "normal").length,
-      rooms: (list as { rooms: RoomInfo[] }).rooms.map(roomView),
-      bans: (bans as { bans: UserBan[] }).bans.map((b) => ({
-        user_id: b.user_id,
-        reason: b.reason,
-        banned_at: b.banned_at,
-      })),
-    });
-  });
   app.post("/admin/api/rooms/:name/disband", async (c) => {
     const name = c.req.param("name");
     if (roomIdProblem(name)) return jsonError(400, `invalid room name ${JSON.stringify(name)}`);
@@ -195,7 +172,7 @@ export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
   app.post("/admin/api/rooms/:name/kick", async (c) => {
     const name = c.req.param("name");
     if (roomIdProblem(name)) return jsonError(400, `invalid room name ${JSON.stringify(name)}`);
-    const parsed = await body(c, KickBody);
+    const parsed = await readAdminBody(c, KickBody);
     if (parsed instanceof Response) return parsed;
     const r = await call(
       c,
@@ -210,7 +187,7 @@ export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
   app.post("/admin/api/users/:id/disconnect", async (c) => {
     const id = parseUserId(c.req.param("id"));
     if (id === null) return jsonError(400, `invalid user id ${JSON.stringify(c.req.param("id"))}`);
-    const parsed = await body(c, DisconnectBody);
+    const parsed = await readAdminBody(c, DisconnectBody);
     if (parsed instanceof Response) return parsed;
     const r = await call(
       c,
@@ -223,7 +200,7 @@ export function adminApiRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
     return c.json({ ok: true });
   });
   app.post("/admin/api/bans", async (c) => {
-    const parsed = await body(c, BanBody);
+    const parsed = await readAdminBody(c, BanBody);
     if (parsed instanceof Response) return parsed;
     const r = await call(c, "player.ban", { user_id: parsed.user_id, reason: parsed.reason });
     if (r instanceof Response) return r;

@@ -36,6 +36,8 @@ export const EN_US = {
   "record-fetch-failed": "Cannot fetch record {id}: {reason}",
   "server-busy": "Server is busy, please try again later",
   "server-full": "Server is full",
+  "login-storage-full": "The server cannot save logins: its disk is full. Please tell the server's operator",
+  "login-storage-failed": "The server cannot save logins: its storage failed. Please tell the server's operator",
   "server-shutting-down": "The server is shutting down. See you soon!",
   "connection-replaced": "You logged in from another connection",
   "auth-timeout": "authentication timed out",

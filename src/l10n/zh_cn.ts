@@ -33,6 +33,8 @@ export const ZH_CN = {
   "record-fetch-failed": "无法获取成绩 {id}：{reason}",
   "server-busy": "服务器繁忙，请稍后再试",
   "server-full": "服务器已满",
+  "login-storage-full": "服务器无法保存登录：磁盘已满。请告知服务器管理员",
+  "login-storage-failed": "服务器无法保存登录：存储出错。请告知服务器管理员",
   "server-shutting-down": "服务器正在关闭，稍后见！",
   "connection-replaced": "你的账号已在其他连接登录",
   "auth-timeout": "认证超时",

@@ -33,6 +33,8 @@ export const ZH_TW = {
   "record-fetch-failed": "無法取得成績 {id}：{reason}",
   "server-busy": "伺服器忙碌中，請稍後再試",
   "server-full": "伺服器已滿",
+  "login-storage-full": "伺服器無法儲存登入：磁碟已滿。請告知伺服器管理員",
+  "login-storage-failed": "伺服器無法儲存登入：儲存裝置出錯。請告知伺服器管理員",
   "server-shutting-down": "伺服器正在關閉，稍後見！",
   "connection-replaced": "你的帳號已在其他連線登入",
   "auth-timeout": "認證逾時",

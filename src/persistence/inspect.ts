@@ -6,9 +6,8 @@
  * @module
  */
 
-import type { ApplyWorker } from "./apply_worker.ts";
-import type { Journal } from "./journal.ts";
-import { JournalReader } from "./journal_reader.ts";
+import type { ApplyWorker } from "./apply/mod.ts";
+import { type Journal, JournalReader } from "./journal/mod.ts";
 
 /** One segment in the inspection. */
 export interface SegmentView {
@@ -17,6 +16,8 @@ export interface SegmentView {
   readonly last_seq: number;
   readonly records: number;
   readonly bytes: number;
+  /** Record format of the file (2; 1 for segments written before it, read until compacted). */
+  readonly format: number;
 }
 
 /** A waiting record: sequence, type and size. */
@@ -64,6 +65,7 @@ export async function inspectJournal(journal: Journal, worker: ApplyWorker, limi
       last_seq: s.lastSeq,
       records: s.records,
       bytes: s.bytes,
+      format: s.version,
     })),
     last_seq: journal.lastSeq,
     synced_seq: journal.syncedSeq,

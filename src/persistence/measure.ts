@@ -2,6 +2,7 @@
  * Measurements behind BENCHMARKS.md "Persistence". Run:
  *
  *   deno run -A src/persistence/measure.ts journal [records]          journaled records per second
+ *   deno run -A src/persistence/measure.ts scan [records]             start-up scan (recovery) of a journal
  *   deno run -A src/persistence/measure.ts recovery [records] [url]   replay time (PGlite, or PostgreSQL at url)
  *   deno run -A src/persistence/measure.ts idle [url]                 idle RSS of `main.ts start` (cold and warm)
  *
@@ -11,7 +12,7 @@
 import { defaultConfig } from "../config/mod.ts";
 import { ManualClock, SystemClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
-import { Journal } from "./journal.ts";
+import { Journal } from "./journal/mod.ts";
 import { openPersistence } from "./persistence.ts";
 import type { JournalEntry } from "./types.ts";
 
@@ -99,6 +100,28 @@ async function journalRate(n: number): Promise<void> {
   await Deno.remove(dir, { recursive: true });
 }
 
+/** Time to open (scan and checksum every record of) a journal of `n` records, three times. */
+async function scanRate(n: number): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  const clock = new ManualClock();
+  const j = await Journal.open({ dir, clock, log });
+  const now = Date.now();
+  for (let i = 0; i < n; i++) j.append(sample(i, now));
+  await j.close();
+  for (let run = 0; run < 3; run++) {
+    const t = performance.now();
+    const again = await Journal.open({ dir, clock, log });
+    const ms = performance.now() - t;
+    console.log(JSON.stringify({ records: n, bytes: again.bytes, scan_ms: Math.round(ms), rss_mb: rssMb() }));
+    await again.close();
+  }
+  await Deno.remove(dir, { recursive: true });
+}
+
+function rssMb(): number {
+  return Math.round(Deno.memoryUsage().rss / 1048576);
+}
+
 async function recovery(n: number, url: string | null): Promise<void> {
   const dir = await Deno.makeTempDir();
   const config = { ...defaultConfig(), data_dir: dir, database_url: url, startup_recovery_timeout: 86400 };
@@ -157,7 +180,8 @@ async function idle(url: string | null): Promise<void> {
 if (import.meta.main) {
   const [what = "journal", a, b] = Deno.args;
   if (what === "journal") await journalRate(Number(a ?? 200_000));
+  else if (what === "scan") await scanRate(Number(a ?? 1_000_000));
   else if (what === "recovery") await recovery(Number(a ?? 1_000_000), b ?? null);
   else if (what === "idle") await idle(a ?? null);
-  else console.error("usage: measure.ts journal|recovery|idle …");
+  else console.error("usage: measure.ts journal|scan|recovery|idle …");
 }

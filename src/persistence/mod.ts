@@ -3,19 +3,21 @@
  * interface and schema over PGlite (embedded, under `data_dir`) or
  * PostgreSQL, fed through a local write-ahead journal.
  *
+ * Inside: `journal/` (the write-ahead journal and its recovery), `apply/`
+ * (applying records to the store exactly once), `backends/` (the
+ * databases), `queries/` (reading the store), `retention/`, `recording/`
+ * (events into records), composed by `persistence.ts`.
+ *
  * @module
  */
 
 export * from "./persistence.ts";
-export * from "./persistence_core.ts";
 export * from "./types.ts";
 export * from "./status.ts";
-export * from "./queries.ts";
-export * from "./rows.ts";
-export type { DeadLetter, ReplayOutcome } from "./store.ts";
+export * from "./queries/mod.ts";
+export type { DeadLetter, ReplayOutcome } from "./apply/mod.ts";
 export type { SegmentView, WalInspection } from "./inspect.ts";
-export type { RetentionResult } from "./retention.ts";
-export { RETENTION_TABLES } from "./retention.ts";
-export { SCHEMA_VERSION } from "./migrations.ts";
+export type { RetentionResult } from "./retention/mod.ts";
+export { RETENTION_TABLES } from "./retention/mod.ts";
+export { PGLITE_INITIAL_MEMORY, PGLITE_SETTINGS, SCHEMA_VERSION } from "./backends/mod.ts";
 export { LOCK_FILE } from "./lock.ts";
-export { PGLITE_INITIAL_MEMORY, PGLITE_SETTINGS } from "./pglite_config.ts";

@@ -2,38 +2,62 @@
  * The periodic jobs of the persistence layer (spec 3 §8): playtime flush
  * (60 s), auth-cache save (60 s), instance heartbeat (30 s), retention
  * (1 h) and journal compaction (60 s: make the store durable, then delete
- * journal segments it fully holds). All timers use the injected clock.
+ * journal segments it fully holds). All timers use the injected clock. What
+ * each job journals is given by {@link JobHooks}; the storage is passed in,
+ * so the jobs reach nothing else of persistence.
  *
  * @module
  */
 
-import type { TimerHandle } from "../util/clock.ts";
-import type { PersistenceCore as Persistence } from "./persistence_core.ts";
-import { type RetentionResult, runRetention } from "./retention.ts";
-import { errorText } from "./types.ts";
+import type { Clock, TimerHandle } from "../util/clock.ts";
+import type { Logger } from "../util/log.ts";
+import type { JobName } from "./options.ts";
+import { type RetentionResult, runRetention } from "./retention/mod.ts";
+import type { Storage } from "./startup.ts";
+import type { RetentionPolicy } from "./types.ts";
 
 /** Default periods in milliseconds. */
-export const JOB_PERIODS = {
+export const JOB_PERIODS: Readonly<Record<JobName, number>> = {
   playtime: 60_000,
   auth: 60_000,
   heartbeat: 30_000,
   retention: 3_600_000,
   compact: 60_000,
-} as const;
+};
 
-/** Runs and stops the periodic jobs of one {@link Persistence}. */
+/** What the jobs work with and journal. */
+export interface JobHooks {
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly storage: Pick<Storage, "store" | "journal" | "worker">;
+  /** The retention policies in force. */
+  policies(): readonly RetentionPolicy[];
+  /** Journals the playtime accumulated so far. */
+  flushPlaytime(): void;
+  /** Journals the auth-cache changes since the last save (token hashes only). */
+  saveAuthCache(): void;
+  /** Journals this instance's heartbeat, or its stop. */
+  heartbeat(stopped: boolean): void;
+  /** Journals what is held in memory for batching: touch and judge batches, debounced room snapshots. */
+  flushHeld(): void;
+  /** A job failed (logged here; the hook records it as the last error). */
+  failed(error: string): void;
+}
+
+/** Runs and stops the periodic jobs. */
 export class PersistenceJobs {
-  readonly #p: Persistence;
+  readonly #h: JobHooks;
   readonly #timers = new Map<string, TimerHandle>();
   #retention: Promise<RetentionResult[]> | null = null;
   #compacting: Promise<number> | null = null;
 
-  constructor(p: Persistence, periods: Partial<Record<keyof typeof JOB_PERIODS, number>>) {
-    this.#p = p;
-    const every = (name: keyof typeof JOB_PERIODS, fn: () => unknown) => {
+  constructor(hooks: JobHooks, periods: Partial<Record<JobName, number>>) {
+    this.#h = hooks;
+    const { clock } = hooks;
+    const every = (name: JobName, fn: () => unknown) => {
       const ms = periods[name] ?? JOB_PERIODS[name];
       const tick = () => {
-        this.#timers.set(name, p.o.clock.setTimeout(tick, ms));
+        this.#timers.set(name, clock.setTimeout(tick, ms));
         try {
           const r = fn();
           if (r instanceof Promise) r.catch((error) => this.#fail(name, error));
@@ -41,34 +65,22 @@ export class PersistenceJobs {
           this.#fail(name, error);
         }
       };
-      this.#timers.set(name, p.o.clock.setTimeout(tick, ms));
+      this.#timers.set(name, clock.setTimeout(tick, ms));
     };
-    every("playtime", () => this.flushPlaytime());
-    every("auth", () => this.saveAuthCache());
+    every("playtime", () => hooks.flushPlaytime());
+    every("auth", () => hooks.saveAuthCache());
     every("heartbeat", () => {
-      p.write(p.instanceEntry(false));
-      return p.store.db.keepOwnerLock?.();
+      hooks.heartbeat(false);
+      return hooks.storage.store.db.keepOwnerLock?.();
     });
     every("retention", () => this.runRetention());
     every("compact", () => this.compact());
   }
 
-  /** Journals the playtime accumulated so far. */
-  flushPlaytime(): void {
-    this.#p.recorder.flushPlaytime(this.#p.o.clock.now());
-  }
-
-  /** Journals the auth-cache changes since the last save (token hashes only). */
-  saveAuthCache(): void {
-    const core = this.#p.core;
-    if (!core) return;
-    const entry = this.#p.authSync.diff(core.authCache.entries());
-    if (entry) this.#p.write(entry);
-  }
-
   /** One retention pass (skipped while one runs). */
   runRetention(): Promise<RetentionResult[]> {
-    this.#retention ??= runRetention(this.#p.store.db, this.#p.policies, this.#p.o.clock.now(), this.#p.o.log)
+    const h = this.#h;
+    this.#retention ??= runRetention(h.storage.store.db, h.policies(), h.clock.now(), h.log)
       .finally(() => (this.#retention = null));
     return this.#retention;
   }
@@ -76,11 +88,11 @@ export class PersistenceJobs {
   /** Makes the store durable and deletes journal segments it fully holds; returns segments deleted. */
   compact(): Promise<number> {
     this.#compacting ??= (async () => {
-      const journal = this.#p.journal;
-      const through = this.#p.worker.processedSeq;
+      const { journal, worker, store } = this.#h.storage;
+      const through = worker.processedSeq;
       const segments = journal.segments();
       if (segments.length < 2 || segments[0]!.lastSeq > through) return 0;
-      await this.#p.store.db.checkpoint();
+      await store.db.checkpoint();
       return await journal.dropThrough(through);
     })().finally(() => (this.#compacting = null));
     return this.#compacting;
@@ -88,31 +100,31 @@ export class PersistenceJobs {
 
   /** Final flushes, a bounded drain of the queue, then compaction. */
   async stop(drainMs: number): Promise<void> {
-    const p = this.#p;
-    for (const handle of this.#timers.values()) p.o.clock.clearTimeout(handle);
+    const h = this.#h;
+    for (const handle of this.#timers.values()) h.clock.clearTimeout(handle);
     this.#timers.clear();
-    p.recorder.batcher.flushAll();
-    p.snapshots.flushAll();
-    this.flushPlaytime();
-    this.saveAuthCache();
-    p.write(p.instanceEntry(true));
+    h.flushHeld();
+    h.flushPlaytime();
+    h.saveAuthCache();
+    h.heartbeat(true);
     try {
-      await p.journal.sync();
+      await h.storage.journal.sync();
     } catch (error) {
       this.#fail("final flush", error);
     }
     let timer: TimerHandle | undefined;
     await Promise.race([
-      p.worker.idle(),
-      new Promise<void>((resolve) => (timer = p.o.clock.setTimeout(resolve, drainMs))),
+      h.storage.worker.idle(),
+      new Promise<void>((resolve) => (timer = h.clock.setTimeout(resolve, drainMs))),
     ]);
-    p.o.clock.clearTimeout(timer);
+    h.clock.clearTimeout(timer);
     await this.#retention?.catch(() => {});
-    if (p.worker.storeUp) await this.compact().catch((error) => this.#fail("compact", error));
+    if (h.storage.worker.storeUp) await this.compact().catch((error) => this.#fail("compact", error));
   }
 
   #fail(job: string, error: unknown): void {
-    this.#p.lastError = errorText(error);
-    this.#p.o.log.error("persistence job failed", { job, error: this.#p.lastError });
+    const text = error instanceof Error ? error.message : String(error);
+    this.#h.failed(text);
+    this.#h.log.error("persistence job failed", { job, error: text });
   }
 }

@@ -2,23 +2,27 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../config/mod.ts";
 import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
-import { faultyJournalFiles } from "./journal_faults_test_util.ts";
+import { faultyJournalFiles } from "./journal/faults_test_util.ts";
 import { openPersistence } from "./persistence.ts";
-import type { PersistenceOptions } from "./persistence_core.ts";
-import { PgliteDb } from "./pglite_db.ts";
-import { num } from "./sql_db.ts";
+import { EventBus } from "../events/mod.ts";
+import type { PersistenceOptions } from "./options.ts";
+import { PgliteDb } from "./backends/pglite_db.ts";
+import { num } from "./backends/sql_db.ts";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Persistence on an in-memory PGlite and a temporary data_dir, driven by a manual clock. */
 async function harness(
   db: PgliteDb,
-  extra: Partial<Omit<PersistenceOptions, "config">> & { config?: Partial<PersistenceOptions["config"]> } = {},
+  extra: Partial<Omit<PersistenceOptions, "config" | "clock">> & {
+    config?: Partial<PersistenceOptions["config"]>;
+    clock?: ManualClock;
+  } = {},
 ) {
   const dataDir = await Deno.makeTempDir();
-  const clock = new ManualClock();
+  const clock = extra.clock ?? new ManualClock();
   const logs = new LogHub({ level: "debug", sink: () => {} });
-  const { config, ...rest } = extra;
+  const { config, clock: _clock, ...rest } = extra;
   const p = await openPersistence({
     config: { ...defaultConfig(), data_dir: dataDir, ...config },
     clock,
@@ -74,9 +78,11 @@ Deno.test("persistence jobs: the instance heartbeat every 30 s and retention eve
 
 Deno.test("persistence jobs: stop flushes playtime not yet flushed by the 60 s timer", async () => {
   const db = await PgliteDb.open();
-  const { p, clock, cleanup } = await harness(db);
+  const clock = new ManualClock();
+  const bus = new EventBus(() => clock.now());
+  const { p, cleanup } = await harness(db, { bus, clock });
   try {
-    p.recorder.playtime.joined(7, clock.now());
+    bus.publish({ kind: "room.joined", room: "r", uuid: "u", hidden: false, user: 7, name: "P7", monitor: false });
     clock.advance(5_000);
     await p.flush();
     assert.deepEqual(await db.query("SELECT total_ms FROM playtime WHERE user_id = 7"), [], "nothing flushed yet");

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../config/mod.ts";
 import { ManualClock } from "../util/clock.ts";
 import { LogHub } from "../util/log.ts";
-import { Journal } from "./journal.ts";
+import { Journal } from "./journal/journal.ts";
 import { LOCK_FILE } from "./lock.ts";
 import { openPersistence } from "./persistence.ts";
-import { PgliteDb } from "./pglite_db.ts";
-import type { Queryable, SqlDb } from "./sql_db.ts";
+import { PgliteDb } from "./backends/pglite_db.ts";
+import type { Queryable, SqlDb } from "./backends/sql_db.ts";
 
 /** A database whose journal-applying transactions wait while held (a store too slow to keep up). */
 function slowDb(db: SqlDb) {

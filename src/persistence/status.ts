@@ -9,10 +9,11 @@
 
 import type { AuthCache } from "../server/auth_cache.ts";
 import { type Counters, INVARIANT_COUNTERS } from "../server/counters.ts";
-import type { ApplyCounters, ApplyWorker } from "./apply_worker.ts";
-import type { Journal, JournalCounters } from "./journal.ts";
-import type { Backend } from "./sql_db.ts";
-import type { TelemetryBatcher } from "./telemetry_batcher.ts";
+import type { ApplyCounters, ApplyWorker } from "./apply/mod.ts";
+import type { Backend } from "./backends/mod.ts";
+import type { Journal, JournalCounters } from "./journal/mod.ts";
+import type { TelemetryBatcher } from "./recording/mod.ts";
+import type { WriterCounters } from "./writer.ts";
 
 /** What persistence reads from and restores into the server core. */
 export interface CoreLink {
@@ -42,11 +43,8 @@ export interface PersistenceStatus {
   readonly journal_segments: number;
   readonly dead_letters: number;
   readonly last_error: string | null;
-  readonly counters: ApplyCounters & JournalCounters & {
-    journal_write_failures_total: number;
-    listener_errors: number;
-  };
-  /** Touch and judge batching (telemetry_batcher.ts): what is held in memory and what was journaled. */
+  readonly counters: ApplyCounters & JournalCounters & WriterCounters;
+  /** Touch and judge batching (recording/telemetry_batcher.ts): what is held in memory and what was journaled. */
   readonly telemetry: TelemetryStatus | null;
   /** spec 3 §7 rule 4: every value must be 0. */
   readonly production_counters: Record<string, number> | null;
@@ -59,17 +57,27 @@ export interface TelemetryStatus {
   readonly batches: number;
   readonly records: number;
   readonly early_flushes: number;
+  /** Per player and round (`round_telemetry_max_mb`), in bytes of JSON. */
+  readonly round_max_bytes: number;
+  /** Touch frames and judge events over a player's budget, dropped, and their bytes. */
+  readonly dropped_items: number;
+  readonly dropped_bytes: number;
+  /** Player-rounds that reached the budget. */
+  readonly capped_rounds: number;
 }
 
-/** The status fields persistence keeps outside the journal and worker. */
-export interface StatusSource {
-  readonly o: { readonly config: { readonly data_dir: string; readonly persistence_queue_capacity: number } };
-  readonly journalWriteFailures: number;
-  readonly listenerErrors: number;
-  readonly deadLetterCount: number;
-  readonly lastError: string | null;
+/** What the report is made of (any part may be missing before open). */
+export interface StatusInput {
+  readonly dataDir: string;
+  readonly queueCapacity: number;
+  readonly backend: Backend | null;
+  readonly journal: Journal | null;
+  readonly worker: ApplyWorker | null;
+  readonly writer: { readonly counters: WriterCounters; readonly lastError: string | null };
+  /** Dead letters found at startup, less those replayed since (the worker counts new ones). */
+  readonly deadLetters: number;
   readonly core: CoreLink | null;
-  readonly recorder?: { readonly batcher: TelemetryBatcher };
+  readonly batcher: TelemetryBatcher | null;
 }
 
 const ZERO_APPLY: ApplyCounters = {
@@ -89,26 +97,27 @@ const ZERO_JOURNAL: JournalCounters = {
   write_failures: 0,
   sync_failures: 0,
   torn_tails_truncated: 0,
+  records_repaired: 0,
+  duplicates_dropped: 0,
+  damaged_already_applied: 0,
+  damaged_skipped: 0,
+  segments_rewritten: 0,
+  segments_set_aside: 0,
 };
 
-/** Builds the report from the parts (any may be missing before open). */
-export function buildStatus(
-  p: StatusSource,
-  journal: Journal | null,
-  worker: ApplyWorker | null,
-  backend: Backend | null,
-): PersistenceStatus {
+/** Builds the report from the parts. */
+export function buildStatus(p: StatusInput): PersistenceStatus {
+  const { journal, worker, batcher } = p;
   const applied = worker?.processedSeq ?? 0;
   const last = journal?.lastSeq ?? 0;
   const core = p.core?.counters;
-  const batcher = p.recorder?.batcher;
   return {
-    backend,
-    data_dir: p.o.config.data_dir,
+    backend: p.backend,
+    data_dir: p.dataDir,
     store_up: worker?.storeUp ?? false,
     mode: worker?.mode ?? null,
     queue_depth: worker?.queueDepth ?? 0,
-    queue_capacity: p.o.config.persistence_queue_capacity,
+    queue_capacity: p.queueCapacity,
     journal_only: worker?.counters.journal_only ?? 0,
     applied_seq: applied,
     last_seq: last,
@@ -116,14 +125,9 @@ export function buildStatus(
     pending: Math.max(0, last - applied),
     journal_bytes: journal?.bytes ?? 0,
     journal_segments: journal?.segments().length ?? 0,
-    dead_letters: p.deadLetterCount + (worker?.counters.dead_lettered ?? 0),
-    last_error: worker?.lastError ?? p.lastError,
-    counters: {
-      ...(worker?.counters ?? ZERO_APPLY),
-      ...(journal?.counters ?? ZERO_JOURNAL),
-      journal_write_failures_total: p.journalWriteFailures,
-      listener_errors: p.listenerErrors,
-    },
+    dead_letters: p.deadLetters + (worker?.counters.dead_lettered ?? 0),
+    last_error: worker?.lastError ?? p.writer.lastError,
+    counters: { ...(worker?.counters ?? ZERO_APPLY), ...(journal?.counters ?? ZERO_JOURNAL), ...p.writer.counters },
     production_counters: core ? Object.fromEntries(INVARIANT_COUNTERS.map((n) => [n, core.values[n]])) : null,
     telemetry: batcher
       ? {
@@ -132,6 +136,8 @@ export function buildStatus(
         batches: batcher.counters.batches,
         records: batcher.counters.records,
         early_flushes: batcher.counters.early_flushes,
+        round_max_bytes: batcher.cap.maxBytes,
+        ...batcher.cap.counters,
       }
       : null,
   };

@@ -8,6 +8,7 @@
  */
 
 import type { DomainEvent } from "../events/mod.ts";
+import { describeError } from "./error_text.ts";
 
 /** Login category, as recorded in visits (spec 3 §3.2). */
 export type LoginCategory = "normal" | "console" | "room-monitor" | "game-monitor";
@@ -214,7 +215,7 @@ export class PersistenceError extends Error {
   }
 }
 
-/** A short text for any thrown value (never includes secrets: callers pass no URLs). */
+/** A short text for any thrown value (never includes secrets: callers pass no URLs); see `error_text.ts`. */
 export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error);
 }

@@ -15,6 +15,7 @@ import { checkConfig } from "./check_config.ts";
 import { companionsRole } from "./companions.ts";
 import { dev } from "./dev.ts";
 import { loadRole } from "./load.ts";
+import { proxyRole } from "./proxy.ts";
 import { dropTaskSeparator } from "../config/flags.ts";
 import { EXIT, isHelp, print, type Role } from "./role.ts";
 import { asRole, runServerRole, type ServerRole } from "./server_role.ts";
@@ -31,6 +32,7 @@ export const ROLES: readonly Role[] = [
   loadRole,
   companionsRole,
   accountsRole,
+  proxyRole,
 ];
 
 /** `chorus help`. */

@@ -85,7 +85,13 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
 /** Answers a login with an error and closes once that is flushed (Authenticating → Failed). */
 function refuse<T extends TokenCommand>(
   cc: CommandContext<T>,
-  key: "server-shutting-down" | "server-full" | "server-busy" | "auth-failed",
+  key:
+    | "server-shutting-down"
+    | "server-full"
+    | "server-busy"
+    | "auth-failed"
+    | "login-storage-full"
+    | "login-storage-failed",
 ): void {
   cc.fail(key);
   cc.session.login.refuse(cc.replySeq, key === "auth-failed" ? "auth-failed" : "rejected");
@@ -149,7 +155,11 @@ async function authenticate<T extends TokenCommand>(
       // Written but not flushed: it would reach the store as a login nobody was told about.
       if (committed(error)) compensate(core, record, "journal flush failed");
       if (!session.open) return;
-      return refuse(cc, "server-busy");
+      // A storage failure, not a busy server: the player can tell the operator what is wrong (issue 14).
+      return refuse(
+        cc,
+        (error as { diskFull?: unknown }).diskFull === true ? "login-storage-full" : "login-storage-failed",
+      );
     }
   }
   await accept(core, cc, { id, name, language: identity.language, category, accountId: identity.id }, {

@@ -14,7 +14,6 @@ export * from "./bans.ts";
 export * from "./admin_rooms.ts";
 export * from "./playtime.ts";
 export * from "./welcome.ts";
-export * from "./monitor_key.ts";
 export * from "./ip_history.ts";
 export * from "./ingame_cli.ts";
 export * from "./room_snapshot.ts";

@@ -13,7 +13,7 @@ import { roomData } from "../room/mod.ts";
 import type { Session } from "../session/session.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { ServerCore } from "./core.ts";
-import { bytesEqual, roomMonitorKey } from "./monitor_key.ts";
+import { bytesEqual, roomMonitorKey } from "../net/mod.ts";
 
 /** Identity the room monitor is answered with. */
 export const ROOM_MONITOR_INFO = { id: -1, name: "$server_room_monitor", monitor: false } as const;

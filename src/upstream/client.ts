@@ -18,15 +18,18 @@ import type { UpstreamEndpoint } from "./errors.ts";
 import { rangeHeader, type RangeRequest, RangeResponseError, type RangeResult, readRange } from "./range.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
 import {
+  accountSchema,
   chartSchema,
   describeIssues,
   loginSchema,
   profilePageSchema,
   profileSchema,
   recordSchema,
+  toAccount,
   toChart,
   toProfile,
   toRecord,
+  type UpstreamAccount,
   type UpstreamChart,
   type UpstreamLogin,
   type UpstreamProfile,
@@ -104,6 +107,12 @@ export class Upstream {
   me(token: string, o: CallOptions = {}): Promise<UpstreamUser> {
     const headers = { authorization: `Bearer ${token}` };
     return this.#json("me", "Cannot fetch user info", "/me", { headers }, userSchema, (u) => u, o);
+  }
+
+  /** `GET /me` read for its profile fields (avatar, rks, times); a `401` means the token is invalid. */
+  profile(token: string, o: CallOptions = {}): Promise<UpstreamAccount> {
+    const headers = { authorization: `Bearer ${token}` };
+    return this.#json("me", "Cannot fetch the profile", "/me", { headers }, accountSchema, toAccount, o);
   }
 
   /** `GET /chart/{id}`: chart metadata. */

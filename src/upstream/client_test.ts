@@ -35,6 +35,29 @@ Deno.test("Upstream user returns a public profile; a malformed avatar or rks is 
   equal(up.stats().user.failures, 1);
 });
 
+Deno.test("Upstream profile reads the display fields of /me and tolerates their absence", async () => {
+  const { clock, api, up } = rig();
+  deepEqual(await drive(clock, up.profile(devToken(200))), {
+    id: 200,
+    name: "Bob",
+    avatar: null,
+    rks: 0,
+    joined: "2024-01-01T00:00:00Z",
+    lastLogin: new Date(clock.now()).toISOString(),
+  });
+  api.state.setFault("me", { body: { id: 7, name: "Seven", avatar: "https://a/7.png", rks: 15.5, joined: 3 } });
+  deepEqual(await drive(clock, up.profile(devToken(7))), {
+    id: 7,
+    name: "Seven",
+    avatar: "https://a/7.png",
+    rks: 15.5,
+    joined: null,
+    lastLogin: null,
+  });
+  api.state.setFault("me", { status: 401 });
+  equal(asUpstreamError(await rejection(drive(clock, up.profile(devToken(7))))).status, 401);
+});
+
 Deno.test("Upstream chart returns metadata with the archive URL", async () => {
   const { clock, up } = rig();
   const chart = await drive(clock, up.chart(42));

@@ -73,6 +73,14 @@ export interface UpstreamProfile {
   rks: number | null;
 }
 
+/** The account's own public profile (`GET /me` read for the fields a spectator page shows; spec 1 §2.2). */
+export interface UpstreamAccount extends UpstreamProfile {
+  /** Registration time as upstream sends it (RFC 3339), or `null`. */
+  joined: string | null;
+  /** Last login time as upstream sends it (RFC 3339), or `null`. */
+  lastLogin: string | null;
+}
+
 /** One page of `GET /user?search=…` (the API's paged result: `count` matches in all, `results` of this page). */
 export interface UpstreamProfilePage {
   count: number;
@@ -147,6 +155,17 @@ export const profilePageSchema = z.object({ count: z.number().int().min(0), resu
 /** Normalizes a parsed profile (absent `avatar`/`rks` become `null`). */
 export function toProfile(p: z.output<typeof profileSchema>): UpstreamProfile {
   return { id: p.id, name: p.name, avatar: p.avatar ?? null, rks: p.rks ?? null };
+}
+
+/** Validates `/me` read for its display fields: a profile plus the account's registration and last login times. */
+export const accountSchema = profileSchema.extend({
+  joined: z.string().nullable().optional().catch(null),
+  last_login: z.string().nullable().optional().catch(null),
+});
+
+/** Normalizes a parsed account profile (absent display fields become `null`). */
+export function toAccount(p: z.output<typeof accountSchema>): UpstreamAccount {
+  return { ...toProfile(p), joined: p.joined ?? null, lastLogin: p.last_login ?? null };
 }
 
 /** Validates `/login`. */

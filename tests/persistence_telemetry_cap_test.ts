@@ -1,0 +1,68 @@
+/**
+ * What one round may store of a player's touches and judges (issue 14
+ * "Hostile clients", persistence side): a player in a watched room sends
+ * far more touch data than a real client; the store keeps at most
+ * `round_telemetry_max_mb` of it for that player and round, the rest is
+ * dropped and counted in `runtime persistence`, one WARN line names the
+ * player-round, and the next round starts with a fresh budget.
+ */
+import assert from "node:assert/strict";
+import type { TouchFrame } from "../src/protocol/mod.ts";
+import { devRecordId } from "../src/upstream/mod.ts";
+import { dataDirs, startStack } from "./support/persistence_stack.ts";
+
+const dirs = dataDirs();
+
+/** A touch frame with ten fingers (about 250 bytes of JSON). */
+const frame = (time: number): TouchFrame => ({
+  time,
+  points: Array.from({ length: 10 }, (_, i) => [i, { x: 0.5, y: -0.25 }] as [number, { x: number; y: number }]),
+});
+
+Deno.test("a player's touches beyond the per-round budget are dropped and counted; the next round starts afresh", async () => {
+  const s = await startStack({ dataDir: await dirs.fresh(), config: { round_telemetry_max_mb: 1 } });
+  const alice = await s.login(100);
+  await alice.createRoom("cap");
+  const mon = await s.login(9);
+  await mon.joinRoom("cap", true); // A watched room is live: its players' touches are relayed and recorded.
+  await alice.selectChart(1);
+  await alice.requestStart();
+  await mon.ready(); // Monitors ready too (protocol.md §5.5); then the round starts.
+  await alice.waitFor("ChangeState", (e) => e.state.type === "Playing");
+  // 6,000 frames, about 1.5 MB of JSON, against a 1 MB budget.
+  for (let i = 0; i < 60; i++) alice.touches(Array.from({ length: 100 }, (_, j) => frame(i * 100 + j)));
+  await alice.chat("sync"); // Answered after every Touches before it.
+  s.clock.advance(500);
+  await s.persistence.flush();
+  const t = s.persistence.status().telemetry!;
+  assert.equal(t.round_max_bytes, 1024 * 1024);
+  assert.equal(t.capped_rounds, 1);
+  assert.ok(t.dropped_items >= 300 && t.dropped_items < 6000, `dropped ${t.dropped_items} frames`);
+  const stored = await s.persistence.queries.telemetry("touches", { player: 100, limit: 500 });
+  assert.ok(stored.every((b) => b.round_uuid !== null), "recorded in the round");
+  const frames = stored.reduce((n, b) => n + b.item_count, 0);
+  assert.equal(frames + t.dropped_items, 6000, "every frame is either stored or counted as dropped");
+  const bytes = stored.reduce((n, b) => n + JSON.stringify(b.items).length, 0);
+  assert.ok(bytes <= 1024 * 1024, `stored ${bytes} bytes`);
+  const warned = s.logs.history().filter((r) => r.msg.startsWith("telemetry cap reached"));
+  assert.deepEqual(warned.map((r) => [r.level, r.fields?.user, r.fields?.room]), [["warn", 100, "cap"]]);
+
+  // The round ends: the next one has a budget of its own.
+  await alice.played(devRecordId(100, 1));
+  await alice.waitForMessage("GameEnd");
+  await alice.requestStart();
+  await mon.ready();
+  await alice.waitFor("ChangeState", (e) => e.state.type === "Playing");
+  alice.touches([frame(1), frame(2)]);
+  await alice.chat("sync");
+  s.clock.advance(500);
+  await s.persistence.flush();
+  assert.equal(s.persistence.status().telemetry!.dropped_items, t.dropped_items, "nothing more dropped");
+  const after = await s.persistence.queries.telemetry("touches", { player: 100, limit: 500 });
+  assert.equal(after.reduce((n, b) => n + b.item_count, 0), frames + 2);
+  await s.close();
+});
+
+Deno.test("cleanup of the template data directories", async () => {
+  await dirs.cleanup();
+});
