@@ -13,7 +13,7 @@
  */
 
 import { base64url } from "jose";
-import { deriveKey } from "../server/mod.ts";
+import { deriveKey } from "../net/mod.ts";
 
 /** PKCS #8 prefix of an Ed25519 private key (RFC 8410 §7): the 32-byte seed follows. */
 const PKCS8_ED25519_PREFIX = [
