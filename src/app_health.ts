@@ -26,10 +26,11 @@ export interface ReadinessSources {
   /**
    * The plugin host, when there is one: not ready while the plugins found at
    * start-up are still loading (their routes and streams are not there yet);
-   * its states are shown in the body either way. A plugin in Error does not
-   * make the server unready: the game goes on without it.
+   * its states are shown in the body either way (null: no plugins, nothing
+   * shown). A plugin in Error does not make the server unready: the game goes
+   * on without it.
    */
-  plugins?(): { starting: boolean; summary: Readonly<Record<string, unknown>> };
+  plugins?(): { starting: boolean; summary: Readonly<Record<string, unknown>> } | null;
 }
 
 /** Issue text while the store is unreachable. */

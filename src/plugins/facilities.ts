@@ -35,7 +35,7 @@ export interface PluginFacilities {
   readonly timers: PluginTimers;
   readonly tcp: PluginTcp;
   readonly http: OutboundHttp;
-  /** Null when no `service_secret_key` is configured. */
-  readonly nodeKey: NodeKey | null;
+  /** The node key, derived on first use (Argon2id takes a moment); null when no `service_secret_key` is configured. */
+  nodeKey(): Promise<NodeKey | null>;
   readonly handlers: PluginHandlers;
 }

@@ -88,7 +88,7 @@ export class PluginHost {
   readonly #plugins = new Map<string, PluginSlot>();
   readonly #log: Logger;
   #ext: ExtensionStore | null = null;
-  #nodeKey: NodeKey | null = null;
+  #nodeKey: Promise<NodeKey | null> | null = null;
   #starting = true;
   #stopping = false;
   readonly #runner = new URL("./child/runner.ts", import.meta.url).pathname;
@@ -134,18 +134,37 @@ export class PluginHost {
     return env;
   }
 
-  /** Opens the stores and loads every plugin in `plugins_dir`. */
-  async start(): Promise<void> {
+  /** Opens the stores and loads the plugins `ids` (default: every plugin in `plugins_dir`). */
+  async start(ids?: readonly string[]): Promise<void> {
     await Deno.mkdir(this.options.dataDir, { recursive: true });
     this.#ext = await ExtensionStore.open(`${this.options.dataDir}/extensions.json`);
-    if (this.options.secret) this.#nodeKey = await NodeKey.fromSecret(this.options.secret);
     const pruned = await this.#cache.prune();
     if (pruned) this.#log.info("old compiled plugins removed from the cache", { entries: pruned });
     try {
-      await Promise.all((await this.#scan()).map((id) => this.#lifecycle(id, () => this.#load(this.#slot(id)))));
+      const found = ids ?? await this.#scan();
+      await Promise.all(found.map((id) => this.#lifecycle(id, () => this.#load(this.#slot(id)))));
     } finally {
       this.#starting = false;
     }
+  }
+
+  /**
+   * The plugin files in `plugins_dir`, listed synchronously (a directory
+   * listing, once at start): `starting` is false at once when there are none.
+   */
+  scanSync(): string[] {
+    const ids: string[] = [];
+    try {
+      for (const item of Deno.readDirSync(this.options.pluginsDir)) {
+        if (item.isFile && item.name.endsWith(".wasm") && PLUGIN_ID.test(item.name.slice(0, -5))) {
+          ids.push(item.name.slice(0, -5));
+        }
+      }
+    } catch {
+      // No directory: no plugins (start() logs it).
+    }
+    if (!ids.length) this.#starting = false;
+    return ids.sort();
   }
 
   /** Ids of the plugin files in `plugins_dir`. */
@@ -494,8 +513,10 @@ export class PluginHost {
     await this.#ext?.flush();
   }
 
-  /** The node key (null without a service secret). */
-  get nodeKey(): NodeKey | null {
+  /** The node key, derived once on first use (null without a service secret). */
+  nodeKey(): Promise<NodeKey | null> {
+    const secret = this.options.secret;
+    this.#nodeKey ??= secret ? NodeKey.fromSecret(secret) : Promise.resolve(null);
     return this.#nodeKey;
   }
 }

@@ -56,7 +56,7 @@ async function facilities(host: PluginHost, slot: PluginSlot): Promise<PluginFac
       maxResponseBytes: limits.max_http_response_bytes,
       maxRequestBytes: MAX_REQUEST_BYTES,
     }, clock),
-    nodeKey: host.nodeKey,
+    nodeKey: () => host.nodeKey(),
     handlers: {
       register: (descriptor) => host.registrations.handler(slot.id, descriptor),
       unregister: (method) => host.registrations.unhandle(slot.id, method),

@@ -22,8 +22,8 @@ export interface PluginSystem {
   readonly host: PluginHost;
   /** Resolves once the plugins found at start-up were loaded (or failed). */
   readonly started: Promise<void>;
-  /** Readiness figures for `/health/ready`. */
-  health(): { starting: boolean; summary: Record<string, unknown> };
+  /** Readiness figures for `/health/ready`; null while there are no plugins (the probe's body stays as it is). */
+  health(): { starting: boolean; summary: Record<string, unknown> } | null;
   /** Stops the plugins and detaches everything. */
   stop(): Promise<void>;
 }
@@ -51,13 +51,14 @@ export function startPlugins(options: PluginHostOptions): PluginSystem {
       }
     }),
   ];
-  const started = host.start().catch((error) => {
+  // The plugin files are listed at once, so readiness knows from the first probe whether plugins are still loading.
+  const started = host.start(host.scanSync()).catch((error) => {
     options.log.error("plugin host did not start", { error: String(error) });
   });
   return {
     host,
     started,
-    health: () => ({ starting: host.starting, summary: host.status() }),
+    health: () => host.list().length || host.starting ? { starting: host.starting, summary: host.status() } : null,
     async stop() {
       await started;
       await host.stop();

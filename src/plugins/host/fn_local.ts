@@ -59,15 +59,15 @@ export const CONFIG: InterfaceTable = {
   ),
 };
 
-function key(ctx: HostContext): NodeKey {
-  const k = ctx.facilities.nodeKey;
+async function key(ctx: HostContext): Promise<NodeKey> {
+  const k = await ctx.facilities.nodeKey();
   if (!k) throw new Error("no node key: the server has no service_secret_key configured");
   return k;
 }
 
 /** `phira-crypto`. */
 export const CRYPTO: InterfaceTable = {
-  sign: fn("crypto", "result", (ctx, [payload]) => key(ctx).sign(bytes(payload, "payload"))),
+  sign: fn("crypto", "result", async (ctx, [payload]) => (await key(ctx)).sign(bytes(payload, "payload"))),
   verify: fn(
     "crypto",
     "result",
@@ -75,7 +75,7 @@ export const CRYPTO: InterfaceTable = {
       NodeKey.verify(bytes(pub, "pubkey"), bytes(payload, "payload"), bytes(sig, "signature")),
   ),
   sha256: fn("crypto", "result", (_ctx, [data]) => sha256(bytes(data, "data"))),
-  getNodePublicKey: fn(null, "result", (ctx) => key(ctx).publicKey),
+  getNodePublicKey: fn(null, "result", async (ctx) => (await key(ctx)).publicKey),
 };
 
 const handle = (v: unknown) => BigInt(num(v, "handle"));
