@@ -333,9 +333,9 @@ export class PluginHost {
     void this.#unsubscribe(slot);
   }
 
-  /** Stops a plugin's process (cleanup first when it was enabled). */
-  async #stopProcess(slot: PluginSlot, cleanup: boolean): Promise<void> {
-    await slot.runtime.detach(cleanup);
+  /** Stops a plugin's process (cleanup first when it was enabled; a call in progress finishes first when `finish`). */
+  async #stopProcess(slot: PluginSlot, cleanup: boolean, finish = true): Promise<void> {
+    await slot.runtime.detach(cleanup, finish);
     slot.facilities?.timers.clearAll();
     slot.facilities?.tcp.closeAll();
   }
@@ -505,8 +505,8 @@ export class PluginHost {
     if (this.#stopping) return;
     this.#stopping = true;
     await Promise.allSettled([...this.#plugins.values()].map(async (slot) => {
-      // The process first: a handler waiting on a busy plugin ends when its call fails.
-      await this.#stopProcess(slot, slot.runtime.state === "enabled");
+      // The process first (a busy one is killed: shutdown does not wait on plugins); a handler waiting on it ends.
+      await this.#stopProcess(slot, slot.runtime.state === "enabled", false);
       await this.#unsubscribe(slot);
       await slot.facilities?.config.flush();
     }));

@@ -86,6 +86,7 @@ export class PluginProcess {
   #oom = false;
   #stderrLines = 0;
   #used: Readonly<Record<string, readonly string[]>> = {};
+  #idle: (() => void)[] = [];
   /** Resolves once the child has exited. */
   readonly exited: Promise<Deno.CommandStatus>;
 
@@ -166,6 +167,12 @@ export class PluginProcess {
     return this.#dead;
   }
 
+  /** Resolves once no call runs (at once when idle); a running call ends by its answer or its budget. */
+  idle(): Promise<void> {
+    if (!this.#pending) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
   /** Calls an export. One at a time: a second concurrent call is refused at once. */
   call(fn: string, args: readonly unknown[], limits: CallLimits): Promise<CallOutcome> {
     if (this.#dead !== null) return Promise.resolve({ kind: "crash", message: this.#dead });
@@ -242,6 +249,9 @@ export class PluginProcess {
     this.#pending = null;
     this.#clock.clearTimeout(call.timer);
     call.resolve(outcome);
+    const idle = this.#idle;
+    this.#idle = [];
+    for (const wake of idle) wake();
   }
 
   #die(reason: string): void {

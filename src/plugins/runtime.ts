@@ -170,15 +170,19 @@ export class PluginRuntime {
   }
 
   /**
-   * Stops the process: `cleanup` first when asked and the plugin is idle
-   * (bounded by `call_timeout_ms`), then the child exits on its own; a busy
-   * one is killed (its call fails, without quarantining the plugin).
+   * Stops the process: `cleanup` first when asked (bounded by
+   * `call_timeout_ms`), then the child exits on its own. A call in progress
+   * is let finish when `finish` is set (disable, reload: the event being
+   * handled is not lost; the call's own budget bounds the wait), else the
+   * busy process is killed (server shutdown); either way without
+   * quarantining the plugin.
    */
-  async detach(cleanup: boolean): Promise<void> {
+  async detach(cleanup: boolean, finish = false): Promise<void> {
     const proc = this.#process;
-    this.#process = null;
     if (!proc) return;
     this.#detaching.add(proc);
+    if (finish && proc.busy) await proc.idle();
+    this.#process = null;
     try {
       if (proc.busy || proc.dead !== null) return await proc.kill("stopped");
       if (cleanup) await proc.call("cleanup", [], this.#callLimits(this.#limits.callMs));
@@ -341,7 +345,11 @@ export class PluginRuntime {
     const proc = this.#process;
     if (!proc) return { kind: "crash", message: `plugin ${this.id} has no process` };
     const outcome = await proc.call(fn, args, this.#callLimits(this.#limits.callMs));
-    if (this.#detaching.has(proc) || this.#process !== proc) return outcome;
+    if (this.#detaching.has(proc) || this.#process !== proc) {
+      // Stopped on purpose (disable, reload, shutdown): not the plugin's fault.
+      if (outcome.kind === "timeout") this.#log.warn("plugin call overran while the plugin was stopping", { fn });
+      return outcome;
+    }
     if (outcome.kind === "timeout" || outcome.kind === "trap" || outcome.kind === "crash") {
       const what = outcome.kind === "trap"
         ? `trapped in ${fn}`
