@@ -11,6 +11,11 @@
  * This file is the lifecycle; `host_context.ts` builds what host functions
  * reach, `registrations.ts` the routes, streams and handlers.
  *
+ * Over 300 lines on purpose: every lifecycle step (load, enable, disable,
+ * reload, remove, stop) works on the same private state of each plugin and
+ * must run one at a time per plugin; split apart they would need that state
+ * exposed. The operations over it are in `ops_plugins.ts`.
+ *
  * @module
  */
 

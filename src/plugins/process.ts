@@ -9,6 +9,10 @@
  * worker in Deno 2.9.6). The host functions the guest calls are answered by
  * the {@link HostCallHandler}.
  *
+ * Over 300 lines on purpose: the call budget (guest time, wall time,
+ * pauses around host functions), the pipe and the process's death are one
+ * state machine of one child.
+ *
  * @module
  */
 

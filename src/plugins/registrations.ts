@@ -15,6 +15,9 @@
  * object returned (event name from its `type`, default `event`) or skip the
  * event on null.
  *
+ * Over 300 lines on purpose: routes, streams and handlers follow the same
+ * generation rule across reloads, kept in one table per plugin.
+ *
  * @module
  */
 

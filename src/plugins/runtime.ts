@@ -10,6 +10,10 @@
  * runs at once under the caller's slot, or fails at once when the target is
  * busy, so plugins calling each other cannot deadlock.
  *
+ * Over 300 lines on purpose: the call queue, the state transitions and the
+ * quarantine decide together what may enter the plugin; one class keeps
+ * that rule in one place.
+ *
  * @module
  */
 

@@ -13,6 +13,9 @@
  * are queued (at most {@link SEND_BUFFER_BYTES} unsent) so a host call never
  * waits for the network.
  *
+ * Over 300 lines on purpose: connections and listeners share the handle
+ * table, the limits and the notification rule.
+ *
  * @module
  */
 

@@ -12,7 +12,8 @@
 
 import { answerChatCommand } from "./chat_commands.ts";
 import { PluginHost, type PluginHostOptions } from "./host.ts";
-import { extensionOps, fileOps, stateOps, vetoOps } from "./ops_data.ts";
+import { extensionOps, fileOps, stateOps } from "./ops_data.ts";
+import { vetoOps } from "./ops_vetoes.ts";
 import { pluginOps } from "./ops_plugins.ts";
 import { RecentEvents } from "./recent_events.ts";
 import { CommandVetoes } from "./vetoes.ts";
