@@ -20,6 +20,8 @@ import { EventBus, logRoomEvents } from "./events/mod.ts";
 import { adminPasswordProblem, listenOptionsOf, RouteRegistry, SseRegistry, startHttp } from "./http/mod.ts";
 import { type ConsoleCommands, type PluginSystem, startPlugins } from "./plugins/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
+import { CommandCounter, ServerMetrics } from "./metrics/mod.ts";
+import { configSecrets, createErrorReporter, type ErrorReporter } from "./reporting/mod.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import type { Room } from "./room/mod.ts";
@@ -35,6 +37,8 @@ import {
   snapshotProblem,
 } from "./server/mod.ts";
 import { type OpenUdsHandle, PendingApprovals, startOpenUds } from "./uds/mod.ts";
+import { EXIT_RESTART, updateOps, Updater } from "./update/mod.ts";
+import { bindWithRetry } from "./util/bind_retry.ts";
 import { Upstream, type UpstreamChart } from "./upstream/mod.ts";
 import { type Clock, SystemClock } from "./util/clock.ts";
 import { Deadline } from "./util/deadline.ts";
@@ -59,6 +63,12 @@ export interface App {
   readonly ready: Promise<void>;
   /** Resolves with a reason when an operator asks the process to stop (`exit`, OpenUDS `server.shutdown`). */
   readonly stopRequested: Promise<string>;
+  /** Error reporting (`sentry_dsn`); reports nothing when unset. */
+  readonly reporter: ErrorReporter;
+  /** The self-updater (spec 3 §5.4). */
+  readonly updater: Updater;
+  /** The process's exit code after `stop()`: 0, or non-zero when it stops to restart into a new binary. */
+  exitCode(): number;
   /** Graceful shutdown of everything started. */
   stop(): Promise<void>;
 }
@@ -80,6 +90,18 @@ export interface StartOptions {
   adjust?: (loaded: LoadedConfig) => LoadedConfig;
   /** Where log lines go instead of stdout (tests that provoke errors on purpose check `logs.history()`). */
   logSink?: (line: string, record: LogRecord) => void;
+  /**
+   * The binary self-update replaces (default: this executable when it is a compiled `chorus`, else none) and the
+   * version it counts as running (default: `deno.json`'s); tests pass a file and versions of their own.
+   */
+  update?: { readonly executable?: string | null; readonly version?: string; readonly platform?: string };
+}
+
+/** Players online for the self-update's idle rule: real users, connected or about to reconnect (not benchmarks). */
+function playersOnline(server: GameServer): number {
+  let n = 0;
+  for (const id of server.core.users.keys()) if (id > 0) n++;
+  return n;
 }
 
 /** The playtime of the durable store, in the server's terms (seconds). */
@@ -174,6 +196,17 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const sink = new ConsoleLogSink();
   const logs = new LogHub({ level: config.log_level, format: config.log_format, sink: options.logSink ?? sink.write });
   const log = logs.logger();
+  const version = options.update?.version ?? VERSION;
+  // spec 3 §2.3 `sentry_dsn`: every error-level record is reported, scrubbed of tokens and secrets; off when unset.
+  const reporter = createErrorReporter({
+    dsn: config.sentry_dsn,
+    release: `chorus@${version}`,
+    environment: config.profile.toLowerCase(),
+    serverName: config.server_name,
+    secrets: configSecrets(config),
+    clock,
+  });
+  const unfollowLogs = reporter.follow(logs);
   for (const warning of loaded.warnings) log.warn(warning);
   // Development: what Production would refuse is expected here; one line, the details in check-config.
   const production = productionSummary(loaded.production ?? []);
@@ -218,6 +251,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       return benchmarks.runner;
     },
     startedAt: clock.now(),
+    version,
   });
   // Built after the operations, which it changes its rooms through; before the console, which reads its grammar. The
   // benchmark drives this server and stores reports in the journal. One at a time; `stop()` aborts a running one
@@ -231,8 +265,40 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     signal: benchmarkStop.signal,
   });
   const registry = createRegistry(ops);
+  // Commands by kind for /metrics: first of the feature links, so it also counts what the in-game console answers.
+  const commandCounter = new CommandCounter();
+  server.commands.use(commandCounter.link);
   // The in-game console (spec 3 §4.2) is a link of the command pipeline, attached from outside the core.
   server.commands.use(inGameConsole(registry));
+  // spec 3 §5.4: after installing a new binary the process stops and exits non-zero; its supervisor starts the new one.
+  let exitCode = 0;
+  const updater = new Updater({
+    config: config.update,
+    version,
+    clock,
+    log: log.child({ component: "update" }),
+    players: () => playersOnline(server),
+    executable: options.update?.executable !== undefined
+      ? options.update.executable
+      : (Deno.build.standalone ? Deno.execPath() : null),
+    ...(options.update?.platform ? { platform: options.update.platform } : {}),
+    restart: (reason) => {
+      exitCode = EXIT_RESTART;
+      requestStop(reason);
+    },
+  });
+  for (const op of updateOps(updater)) ops.register(op, "update");
+  // `GET /metrics`: read at scrape time from the server's own counters (no work per message).
+  const metrics = new ServerMetrics({
+    core: server.core,
+    version,
+    persistence,
+    commands: () => commandCounter.snapshot(),
+    update: () => {
+      const s = updater.state;
+      return { available: s.latest !== null && s.lastCheck?.outcome === "newer", pending: s.pending !== null };
+    },
+  });
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
@@ -242,6 +308,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   let plugins: PluginSystem | null = null;
   let accounts: { close(): Promise<void> } | null = null;
   const ready = (async () => {
+    await updater.start();
     await persistence.open();
     await persistence.attachCore(server.core);
     const savedAdmins = persistence.getSetting("admin_game_ids");
@@ -251,7 +318,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     }
     server.core.adminIds.onChange = (ids) => persistence.setSetting("admin_game_ids", ids);
     await restoreRooms(server, persistence, config.persistent_rooms_required, log);
-    const addr = server.listen();
+    // spec 3 §5.4: the process an update replaced may still hold the ports for a moment.
+    const addr = await bindWithRetry(() => server.listen(), clock);
     log.info("game server listening", {
       address: addr.hostname,
       port: addr.port,
@@ -266,16 +334,19 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       now: () => clock.now(),
       plugins: () => plugins?.health() ?? null,
     });
+    // spec 3 §5.4: the process an update replaced may still hold the port for a moment.
     const httpService = listen
-      ? startHttp({
-        server,
-        config,
-        options: { corsOrigins: config.http_cors_origins },
-        health,
-        ops,
-        routes,
-        streams,
-      }, listen)
+      ? await bindWithRetry(() =>
+        startHttp({
+          server,
+          config,
+          options: { corsOrigins: config.http_cors_origins },
+          health,
+          ops,
+          metrics,
+          routes,
+          streams,
+        }, listen), clock)
       : null;
     http = httpService;
     // Plugins load while the ports already listen; start-up is complete (and `/health/ready` ready) once they have
@@ -312,7 +383,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     for (
       const line of startupSummary({
         config,
-        version: VERSION,
+        version,
         pid: Deno.pid,
         gamePort: addr.port,
         httpPort: httpService?.port ?? null,
@@ -326,7 +397,13 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     if ((options.console ?? true) && config.cli_enabled) {
       terminal = startConsole({ registry, tui: options.tui ?? false, logs, logSink: sink, log });
     }
-  })();
+    // The one-time notice of the update (or rollback) that led to this process, now that it runs.
+    await updater.confirmStarted();
+  })().catch(async (error) => {
+    // A binary an update just installed that cannot start puts the previous one back for the next start.
+    await updater.startupFailed(error instanceof Error ? error.message : String(error));
+    throw error;
+  });
   ready.catch(() => {});
   return {
     server,
@@ -335,7 +412,11 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     persistence,
     ready,
     stopRequested,
+    updater,
+    reporter,
+    exitCode: () => exitCode,
     async stop() {
+      updater.stop();
       // One budget for the whole stop (issue 3 "Lifecycle"): a step that
       // overruns it is abandoned, so the process exits within
       // graceful_shutdown_timeout whatever hangs.
@@ -358,6 +439,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       closeOps(ops);
       stopRoomLog();
       await step("persistence", persistence.stop());
+      unfollowLogs();
+      await step("error reports", reporter.close(Math.min(2000, deadline.remaining())));
     },
   };
 }

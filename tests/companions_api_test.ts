@@ -42,7 +42,7 @@ async function users(poller: StatsPoller): Promise<unknown> {
 }
 
 Deno.test("stats poller records rooms, visits, a round and play time from a live game server", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   const { db, clock, poller } = await rig(`${h.url}/api/rooms/info`);
   try {
     const alice = await h.login(100);
@@ -106,7 +106,7 @@ Deno.test("stats poller records rooms, visits, a round and play time from a live
 });
 
 Deno.test("stats poller reads the profile S list too and survives the server going down", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   const { db, poller, hub } = await rig(`${h.url}/api/rooms`);
   try {
     const alice = await h.login(100);

@@ -60,7 +60,7 @@ Deno.test({
   ignore: !available,
   async fn() {
     let health = { ready: true, issues: [] as string[] };
-    const h = startHttpHarness({ listen: true, httpConfig: { server_name: "Night Owls" }, health: () => health });
+    const h = await startHttpHarness({ listen: true, httpConfig: { server_name: "Night Owls" }, health: () => health });
     let browser: Awaited<ReturnType<typeof chromium.launch>> | null = null;
     try {
       // Up for 2 h 5 min before the players come.

@@ -44,7 +44,7 @@ function pageApi(h: HttpHarness, seen: { method: string; headers: Headers; body:
 }
 
 Deno.test("http admin.js api() sends JSON-typed POSTs without a body the server accepts (disband, logout)", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     await alice.createRoom("stage");

@@ -30,7 +30,7 @@ async function login(h: HttpHarness): Promise<string> {
 }
 
 Deno.test("http admin page is served with a strict CSP; other files are not", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     for (const path of ["/admin", "/admin/"]) {
       const page = await h.http.request(path);
@@ -54,7 +54,7 @@ Deno.test("http admin page is served with a strict CSP; other files are not", as
 });
 
 Deno.test("http admin login: wrong password, cookie attributes, session, logout", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     deepEqual((await call(h, "GET", "session")).body, { enabled: true, authenticated: false });
     deepEqual((await call(h, "GET", "state")).body, { error: "login required", code: 401 });
@@ -88,7 +88,7 @@ Deno.test("http admin login: wrong password, cookie attributes, session, logout"
 });
 
 Deno.test("http admin login attempts are rate limited per address; sessions expire when idle", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     for (let i = 0; i < 5; i++) equal((await call(h, "POST", "login", { password: `guess${i}` })).status, 401);
     const limited = await call(h, "POST", "login", { password: ADMIN_PASSWORD });
@@ -115,7 +115,7 @@ Deno.test("http admin login attempts are rate limited per address; sessions expi
 });
 
 Deno.test("http admin state: status, online players (also in no room), rooms with chart, lock and cycle, bans", async () => {
-  const h = startHttpHarness({ httpConfig: { server_name: "Night Owls" } });
+  const h = await startHttpHarness({ httpConfig: { server_name: "Night Owls" } });
   try {
     // Up for 1 h 2 min 3 s before anyone connects (an idle client would miss its heartbeats).
     await h.advance(3_723_000);
@@ -215,7 +215,7 @@ Deno.test("http admin state: status, online players (also in no room), rooms wit
 
 Deno.test("http admin state shows readiness issues", async () => {
   let health = { ready: true, issues: [] as string[] };
-  const h = startHttpHarness({ health: () => health });
+  const h = await startHttpHarness({ health: () => health });
   try {
     const cookie = await login(h);
     health = { ready: false, issues: ["store unreachable: records wait in the journal"] };
@@ -227,7 +227,7 @@ Deno.test("http admin state shows readiness issues", async () => {
 });
 
 Deno.test("http admin lock and cycle switch a room through the operations", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     await alice.createRoom("abc");
@@ -277,7 +277,7 @@ Deno.test("http admin lock and cycle switch a room through the operations", asyn
 });
 
 Deno.test("http admin kick, disband, disconnect, ban and unban act on the live server", async (t) => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     const bob = await h.login(200);
@@ -340,7 +340,7 @@ Deno.test("http admin kick, disband, disconnect, ban and unban act on the live s
 });
 
 Deno.test("http admin refuses cross-site and non-JSON state changes, and large bodies", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     await (await h.login(100)).createRoom("abc");
     const cookie = await login(h);
@@ -368,7 +368,7 @@ Deno.test("http admin refuses cross-site and non-JSON state changes, and large b
 });
 
 Deno.test("http admin password policy: disabled without one, refused in Production when missing or well known", async () => {
-  const h = startHttpHarness({ httpConfig: { admin_password: null } });
+  const h = await startHttpHarness({ httpConfig: { admin_password: null } });
   try {
     deepEqual((await call(h, "GET", "session")).body, { enabled: false, authenticated: false });
     deepEqual((await call(h, "POST", "login", { password: "" })).body, {

@@ -4,7 +4,7 @@ import { builtinRoutesOf } from "../src/http/builtin_routes.ts";
 import { startHttpHarness } from "./support/http.ts";
 
 Deno.test("the built-in routes are read from the app: each names the one that answers every path of a pattern", async (t) => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   const builtins = builtinRoutesOf(h.http.app as unknown as Hono<never>);
   for (const path of ["/health/ready", "/api/rooms", "/api/rooms/:name", "/admin/api/state", "/admin/**"]) {
     ok(builtins.patterns.includes(path), `${path} in ${builtins.patterns.join(" ")}`);

@@ -39,7 +39,7 @@ function names(list: LiveEvent[]): string[] {
 }
 
 Deno.test("http /ws/live: authenticate as game monitor, join, relay room traffic, ready, leave on close", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   try {
     const alice = await h.login(100);
     await alice.createRoom("abc");
@@ -102,7 +102,7 @@ Deno.test("http /ws/live: authenticate as game monitor, join, relay room traffic
 });
 
 Deno.test("http /ws/live relays a player's Judges during the round as LiveEvent Judges", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   try {
     const alice = await h.login(100);
     await alice.createRoom("abc");
@@ -140,7 +140,7 @@ Deno.test("http /ws/live relays a player's Judges during the round as LiveEvent 
 });
 
 Deno.test("http /ws/live: Leave and a failed Join are answered; a malformed command closes with 1007", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   try {
     await (await h.login(100)).createRoom("abc");
     const ws = await TestSocket.open(liveUrl(h, devToken(10)));
@@ -161,7 +161,7 @@ Deno.test("http /ws/live: Leave and a failed Join are answered; a malformed comm
 });
 
 Deno.test("http /ws/live refuses users not in monitors, bad tokens, missing tokens and plain requests", async (t) => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   try {
     for (
       const [what, token, reason] of [
@@ -195,7 +195,7 @@ Deno.test("http /ws/live refuses users not in monitors, bad tokens, missing toke
 });
 
 Deno.test("http /ws/live closes when the server ends the virtual session; viewers are bounded", async () => {
-  const h = startHttpHarness({ listen: true, http: { maxLiveViewers: 1 } });
+  const h = await startHttpHarness({ listen: true, http: { maxLiveViewers: 1 } });
   try {
     const ws = await TestSocket.open(liveUrl(h, devToken(9)));
     await ws.waitFor(1, "Authenticate");
@@ -212,7 +212,7 @@ Deno.test("http /ws/live closes when the server ends the virtual session; viewer
 });
 
 Deno.test("http /ws/live: closing the HTTP service makes spectators leave their rooms first", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   try {
     await (await h.login(100)).createRoom("abc");
     const ws = await TestSocket.open(liveUrl(h, devToken(9)));

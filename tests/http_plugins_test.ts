@@ -32,7 +32,7 @@ function loadTestPlugin(http: HttpApp): void {
 }
 
 Deno.test("http plugin routes: registered at run time, any method, params, query and JSON body", async (t) => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     deepEqual((await h.json("/api/hello/bob")).body, { error: "route not found: /api/hello/bob", code: 404 });
     loadTestPlugin(h.http);
@@ -109,7 +109,7 @@ Deno.test("http plugin routes: registered at run time, any method, params, query
 });
 
 Deno.test("http plugin SSE stream: ready first, type filter, translate null skips, keep-alive", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     loadTestPlugin(h.http);
     const sse = new SseReader((await h.http.request("/api/plugin/rooms")).body!);
@@ -151,7 +151,7 @@ Deno.test("http plugin SSE stream: ready first, type filter, translate null skip
 });
 
 Deno.test("http /api/rooms/listen can be provided by a plugin; a throwing translate skips the event", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const before = new SseReader((await h.http.request("/api/rooms/listen")).body!);
     h.http.streams.register({
@@ -189,7 +189,7 @@ Deno.test("http /api/rooms/listen can be provided by a plugin; a throwing transl
 });
 
 Deno.test("http plugin SSE stream: an asynchronous translate keeps the order; a stuck or failing one skips its event", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     let releaseSlow!: () => void;
     const slowDone = new Promise<void>((resolve) => (releaseSlow = resolve));

@@ -17,7 +17,7 @@ const EMPTY_ROOM = (host: number, users: number[]) => ({
 });
 
 Deno.test("http S lists visible rooms flat with player_count and total_players", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     const bob = await h.login(200);
@@ -41,7 +41,7 @@ Deno.test("http S lists visible rooms flat with player_count and total_players",
 });
 
 Deno.test("http S detail, user_name and players: errors use {error, code}", async (t) => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     await alice.createRoom("abc");
@@ -80,7 +80,7 @@ Deno.test("http S detail, user_name and players: errors use {error, code}", asyn
 });
 
 Deno.test("http R info, info/<name> and user/<id> include playing_users", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     const bob = await h.login(200);
@@ -110,7 +110,7 @@ Deno.test("http R info, info/<name> and user/<id> include playing_users", async 
 });
 
 Deno.test("http rooms named info and listen: R paths win, data served by /api/rooms/info/<name>", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     await (await h.login(100)).createRoom("info");
     await (await h.login(200)).createRoom("listen");
@@ -137,7 +137,7 @@ Deno.test("http rooms named info and listen: R paths win, data served by /api/ro
 });
 
 Deno.test("http rounds and records appear in JSON with SCREAMING_SNAKE_CASE states", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     await alice.createRoom("abc");
@@ -186,7 +186,7 @@ Deno.test("http rounds and records appear in JSON with SCREAMING_SNAKE_CASE stat
 
 Deno.test("http health: live, ready, and 503 while degraded", async () => {
   let degraded = false;
-  const h = startHttpHarness({
+  const h = await startHttpHarness({
     health: () => degraded ? { ready: false, issues: ["supervisor is degraded"] } : { ready: true, issues: [] },
   });
   try {

@@ -21,7 +21,7 @@ function lockEvent(bus: EventBus, room: string, hidden = false): void {
 }
 
 Deno.test("http over TCP: JSON, SSE with live events, and close ends open streams", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   try {
     const alice = await h.login(100);
     await alice.createRoom("abc");
@@ -41,7 +41,7 @@ Deno.test("http over TCP: JSON, SSE with live events, and close ends open stream
 });
 
 Deno.test("http /api/ws: ready, events as binary JSON frames, lag notice, no hidden rooms", async () => {
-  const h = startHttpHarness({ listen: true, http: { streamCapacity: 4 } });
+  const h = await startHttpHarness({ listen: true, http: { streamCapacity: 4 } });
   try {
     const plain = await fetch(`${h.url}/api/ws`);
     deepEqual([plain.status, await plain.json()], [426, { error: "expected a WebSocket upgrade", code: 426 }]);
@@ -70,7 +70,7 @@ Deno.test("http /api/ws: ready, events as binary JSON frames, lag notice, no hid
 });
 
 Deno.test("http /api/ws sockets are closed by the service's close()", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   try {
     const ws = await TestSocket.open(`${h.url.replace("http", "ws")}/api/ws`);
     await ws.waitFor(1, "ready");
@@ -83,7 +83,7 @@ Deno.test("http /api/ws sockets are closed by the service's close()", async () =
 });
 
 Deno.test("http trusted listener takes the client address from X-Forwarded-For; the main one ignores it", async () => {
-  const h = startHttpHarness({ listen: true, trusted: true });
+  const h = await startHttpHarness({ listen: true, trusted: true });
   try {
     const trusted = `http://127.0.0.1:${h.service!.trustedPort}`;
     const login = (base: string, forwardedFor: string) =>
@@ -127,7 +127,7 @@ Deno.test("http trusted listener warns loudly when bound to an address others ca
 });
 
 Deno.test("http CORS: same origin only by default; configured origins get CORS headers, the admin panel never", async () => {
-  const plain = startHttpHarness();
+  const plain = await startHttpHarness();
   try {
     const res = await plain.http.request("/api/rooms", { headers: { origin: "https://example.org" } });
     equal(res.headers.get("access-control-allow-origin"), null);
@@ -135,7 +135,7 @@ Deno.test("http CORS: same origin only by default; configured origins get CORS h
   } finally {
     await plain.close();
   }
-  const h = startHttpHarness({ http: { corsOrigins: ["https://monitor.example"] } });
+  const h = await startHttpHarness({ http: { corsOrigins: ["https://monitor.example"] } });
   try {
     const allowed = await h.http.request("/api/rooms", { headers: { origin: "https://monitor.example" } });
     equal(allowed.headers.get("access-control-allow-origin"), "https://monitor.example");
@@ -157,7 +157,7 @@ Deno.test("http CORS: same origin only by default; configured origins get CORS h
 });
 
 Deno.test("http a client that disconnects from an SSE stream releases its subscription", async () => {
-  const h = startHttpHarness({ listen: true });
+  const h = await startHttpHarness({ listen: true });
   try {
     const before = h.bus.subscriberCount;
     const controller = new AbortController();

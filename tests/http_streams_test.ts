@@ -19,7 +19,7 @@ function lockEvent(bus: EventBus, room: string, lock: boolean): void {
 }
 
 Deno.test("http /api/events: ready, then player events of visible rooms only", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const res = await h.http.request("/api/events");
     equal(res.status, 200);
@@ -66,7 +66,7 @@ Deno.test("http /api/events: ready, then player events of visible rooms only", a
 });
 
 Deno.test("http /api/events: a round gives update_room, start_round, player_score and new_round", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     await alice.createRoom("abc");
@@ -106,7 +106,7 @@ Deno.test("http /api/events: a round gives update_room, start_round, player_scor
 });
 
 Deno.test("http /rooms/listen: ready, one update_room snapshot per visible room, then live events", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const alice = await h.login(100);
     await alice.createRoom("abc");
@@ -140,7 +140,7 @@ Deno.test("http /rooms/listen: ready, one update_room snapshot per visible room,
 });
 
 Deno.test("http streams send keep-alives every 15 s of the injected clock", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   try {
     const events = new SseReader((await h.http.request("/api/events")).body!);
     const basic = new SseReader((await h.http.request("/api/rooms/listen")).body!);
@@ -162,7 +162,7 @@ Deno.test("http streams send keep-alives every 15 s of the injected clock", asyn
 });
 
 Deno.test("http a lagging SSE consumer gets stream_lagged {skipped} and goes on", async () => {
-  const h = startHttpHarness({ http: { streamCapacity: 4 } });
+  const h = await startHttpHarness({ http: { streamCapacity: 4 } });
   try {
     const sse = new SseReader((await h.http.request("/api/events")).body!);
     equal((await sse.next() as { event: string }).event, "ready");
@@ -189,7 +189,7 @@ Deno.test("http a lagging SSE consumer gets stream_lagged {skipped} and goes on"
 });
 
 Deno.test("http closed streams free their subscriptions; the stream limit answers 503", async () => {
-  const h = startHttpHarness({ http: { maxStreams: 2 } });
+  const h = await startHttpHarness({ http: { maxStreams: 2 } });
   try {
     const before = h.bus.subscriberCount;
     const a = new SseReader((await h.http.request("/api/events")).body!);

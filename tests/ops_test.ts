@@ -129,7 +129,7 @@ Deno.test("a plugin calls built-in operations positionally, as api-call does, wi
 });
 
 Deno.test("the HTTP admin panel acts through the operations, audited as http-admin", async () => {
-  const h = startHttpHarness();
+  const h = await startHttpHarness();
   const alice = await h.login(100);
   await alice.createRoom("abc");
   const login = await h.http.request("/admin/api/login", {

@@ -226,7 +226,7 @@ Deno.test({
   name: "spectator page on the game server's HTTP port: token login, room list, watch a round",
   ignore: !available,
   async fn() {
-    const h = startHttpHarness({ listen: true });
+    const h = await startHttpHarness({ listen: true });
     let browser: Browser | null = null;
     try {
       const alice = await h.login(100);

@@ -9,7 +9,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import type { TouchFrame } from "../src/protocol/mod.ts";
 import { startConsoleHarness } from "./support/console.ts";
 import { expectLog, log, mark, waitUntil } from "./support/describe.ts";
-import { type Harness, startHarness } from "./support/harness.ts";
+import { type Harness, startHarness, UNLIMITED_TELEMETRY } from "./support/harness.ts";
 import { HeldConnection, loginBytes } from "./support/held_connection.ts";
 
 // Bystanders send nothing for a while: a long heartbeat keeps them connected.
@@ -25,7 +25,7 @@ async function heldRelogin(h: Harness, id: number) {
 }
 
 Deno.test("telemetry for a monitor reconnecting mid-round goes to the old connection until takeover, then the new one", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = startHarness({ config: QUIET, telemetryBudget: UNLIMITED_TELEMETRY });
   const alice = await h.login(100);
   const mon = await h.login(9);
   await alice.createRoom("abc");

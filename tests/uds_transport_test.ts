@@ -86,10 +86,11 @@ Deno.test("openuds accepts a frame of exactly 16 MiB and refuses one byte more",
   await u.close();
 });
 
-Deno.test("openuds max_connections: the next client gets an error frame and is closed", async () => {
+Deno.test("openuds max_connections: the next client to authenticate gets an error frame and is closed", async () => {
   const u = await startUdsHarness({ openuds: { max_connections: 4 } });
-  const clients = await Promise.all([u.client(), u.client(), u.connect(), u.connect()]);
+  const clients = await Promise.all([u.client(), u.client(), u.client(), u.client()]);
   const extra = await u.connect();
+  await extra.send({ type: "authenticate", token: TOKEN });
   await extra.closed;
   deepEqual(extra.frames, [{
     type: "auth_error",

@@ -75,6 +75,8 @@ function strictFindings(c: Config): Finding[] {
   }
   if (!isHttps(c.game_api_endpoint)) add("game_api_endpoint", c.game_api_endpoint, "must use https");
   if (!isHttps(c.sentry_dsn)) add("sentry_dsn", c.sentry_dsn, "must use https");
+  // The manifest's TLS is what vouches for the binary the server installs (spec 3 §5.4).
+  if (!isHttps(c.update.manifest_url)) add("update.manifest_url", c.update.manifest_url, "must use https");
   return out;
 }
 

@@ -67,6 +67,11 @@ Deno.test("Production refuses missing, empty and well-known secrets", async (t) 
       { ...GOOD, PM_GAME_API_ENDPOINT: "http://phira.example" },
       'game_api_endpoint = "http://phira.example" (from environment PM_GAME_API_ENDPOINT): must use https',
     ],
+    [
+      "plain http release manifest",
+      { ...GOOD, PM_UPDATE__MANIFEST_URL: "http://releases.example/chorus.json" },
+      'update.manifest_url = "http://releases.example/chorus.json" (from environment PM_UPDATE__MANIFEST_URL): must use https',
+    ],
   ];
   for (const [name, env, expected] of cases) {
     await t.step(name, () => assert.deepEqual(problems({ ...env, PM_PROFILE: "Production" }), [expected]));

@@ -90,6 +90,7 @@ Deno.test("loadConfig coerces environment text by schema type", async (t) => {
       "en-US": ["hi [user_name]"],
     }],
     ["section as JSON", { PM_UPDATE: '{"auto":true,"min_idle_minutes":3}' }, (l) => l.config.update, {
+      manifest_url: null,
       auto: true,
       check_interval_secs: 3600,
       min_idle_minutes: 3,

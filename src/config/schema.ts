@@ -77,7 +77,7 @@ const OpenUdsSchema = section({
     text().default(""),
     "Shared token; empty = clients wait for console approval (approve openuds <id>).",
   ),
-  max_connections: key(intIn(1, 1024).default(4), "Maximum simultaneous clients."),
+  max_connections: key(intIn(1, 1024).default(4), "Maximum simultaneous authenticated clients."),
   event_buffer_size: key(intIn(64, 1_048_576).default(1024), "Per-client outbound event queue length."),
   heartbeat_interval_secs: key(secs(5).default(60), "Seconds between server.heartbeat events."),
   approval_ttl_secs: key(secs(1).default(120), "Seconds a pending approval request stays valid."),
@@ -118,6 +118,10 @@ const WasmRuntimeSchema = section({
 
 /** Self-update section (spec 3 §5.4). */
 const UpdateSchema = section({
+  manifest_url: key(
+    httpUrl().nullable().default(null),
+    "Release manifest (JSON: version, per-platform url, sha256, size); null = no release source.",
+  ),
   auto: key(bool().default(false), "Apply updates automatically (startup value; console: update auto)."),
   check_interval_secs: key(secs(60, 604800).default(3600), "Seconds between update checks."),
   min_idle_minutes: key(intIn(0, 10080).default(10), "Minutes without players before an update is applied."),
@@ -177,6 +181,10 @@ export const ConfigSchema = z.object({
   max_users_per_room: key(intIn(1, 10000).default(100), "Players per room."),
   max_sessions: key(capacity().default(4096), "Simultaneous sessions."),
   max_pending_auth: key(capacity().default(256), "Sessions waiting for authentication."),
+  max_pending_auth_per_ip: key(
+    capacity().default(8),
+    "Sessions of one address waiting for authentication (IPv6: one /64).",
+  ),
   play_history_cache_size: key(intIn(0, 100000).default(100), "Rounds kept per room in memory; 0 = none."),
   chat_history_limit: key(intIn(0, 100000).default(50), "Chat messages kept per room; 0 = none."),
   ready_countdown_secs: key(secs(1).default(60), "Ready countdown before auto start (s)."),

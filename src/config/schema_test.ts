@@ -73,7 +73,7 @@ Deno.test("defaultConfig has the documented defaults", () => {
     allow_private_network: false,
     cache_dir: "",
   });
-  assert.deepEqual(c.update, { auto: false, check_interval_secs: 3600, min_idle_minutes: 10 });
+  assert.deepEqual(c.update, { manifest_url: null, auto: false, check_interval_secs: 3600, min_idle_minutes: 10 });
 });
 
 Deno.test("defaultConfig returns a fresh object each call", () => {

@@ -14,6 +14,7 @@ import { opCommands } from "./cmd_op.ts";
 import { roomSetCommand } from "./cmd_room_set.ts";
 import { roomCommands } from "./cmd_rooms.ts";
 import { serverCommands } from "./cmd_server.ts";
+import { updateCommands } from "./cmd_update.ts";
 import { userCommands } from "./cmd_users.ts";
 import { CommandRegistry } from "./registry.ts";
 
@@ -61,6 +62,7 @@ export function createRegistry(ops: ServerOps): ConsoleRegistry {
       roomSetCommand(),
       ...journalCommands(ops.context.deps.benchmark?.usage),
       ...pluginCommands(),
+      ...updateCommands(),
       ...opCommands(ops),
     ]
   ) registry.register(spec);

@@ -12,7 +12,24 @@
 
 import { Buffer } from "node:buffer";
 import { createHash, timingSafeEqual } from "node:crypto";
+import { addressGroup } from "../net/mod.ts";
 import type { Clock } from "../util/clock.ts";
+import { FailureThrottle, type FailureThrottleOptions } from "../util/failure_throttle.ts";
+
+/**
+ * Back-off and overall budget of failed admin logins (issue 14), on top of
+ * the per-address window: an address failing more than 5 times in a row
+ * waits 1 min, then 2, 4 … up to 1 h; all addresses together get 30
+ * failures per 10 min (3 a minute once spent), so a botnet's many addresses
+ * do not multiply the guesses.
+ */
+export const ADMIN_LOGIN_LIMITS: FailureThrottleOptions = {
+  freeFailures: 5,
+  baseDelayMs: 60_000,
+  maxDelayMs: 3_600_000,
+  budget: 30,
+  budgetWindowMs: 600_000,
+};
 
 /** Settings of {@link AdminAuth}. */
 export interface AdminAuthOptions {
@@ -31,6 +48,8 @@ export interface AdminAuthOptions {
   readonly maxSessions?: number;
   /** Addresses tracked by the rate limiter; the least recent goes first (default 4096). */
   readonly maxTrackedAddresses?: number;
+  /** Back-off and overall failure budget (default {@link ADMIN_LOGIN_LIMITS}). */
+  readonly failures?: FailureThrottleOptions;
 }
 
 /** Outcome of a login attempt. */
@@ -65,6 +84,7 @@ export class AdminAuth {
   readonly #maxTracked: number;
   readonly #attempts = new Map<string, Attempts>();
   readonly #sessions = new Map<string, AdminSession>();
+  readonly #failures: FailureThrottle;
 
   constructor(o: AdminAuthOptions) {
     this.#digest = o.password === null || o.password === "" ? null : sha256(o.password);
@@ -75,6 +95,7 @@ export class AdminAuth {
     this.#maxMs = o.sessionMaxMs ?? 12 * 3_600_000;
     this.#maxSessions = o.maxSessions ?? 32;
     this.#maxTracked = o.maxTrackedAddresses ?? 4096;
+    this.#failures = new FailureThrottle({ ...(o.failures ?? ADMIN_LOGIN_LIMITS), maxKeys: this.#maxTracked });
   }
 
   /** False when no password is configured: the panel refuses every login. */
@@ -87,19 +108,30 @@ export class AdminAuth {
     return this.#sessions.size;
   }
 
-  /** Tries `password` for a client at `address`. */
+  /**
+   * Tries `password` for a client at `address` (an IPv6 /64 counts as one
+   * client). A refused attempt (window, back-off or overall budget) is not
+   * tried at all.
+   */
   login(password: string, address: string): LoginOutcome {
     if (!this.#digest) return { ok: false, reason: "disabled" };
     const now = this.#clock.now();
-    const attempts = this.#attemptsOf(address, now);
+    const client = addressGroup(address);
+    const attempts = this.#attemptsOf(client, now);
     if (attempts.count >= this.#maxAttempts) {
       const retryAfterSecs = Math.max(1, Math.ceil((attempts.windowStart + this.#windowMs - now) / 1000));
       return { ok: false, reason: "rate-limited", retryAfterSecs };
     }
+    const wait = this.#failures.wait(client, now);
+    if (wait > 0) return { ok: false, reason: "rate-limited", retryAfterSecs: Math.max(1, Math.ceil(wait / 1000)) };
     attempts.count++;
     // Both sides are 32-byte digests, so the comparison takes the same time whatever the input.
-    if (!timingSafeEqual(sha256(password), this.#digest)) return { ok: false, reason: "wrong-password" };
-    this.#attempts.delete(address);
+    if (!timingSafeEqual(sha256(password), this.#digest)) {
+      this.#failures.failed(client, now);
+      return { ok: false, reason: "wrong-password" };
+    }
+    this.#attempts.delete(client);
+    this.#failures.succeeded(client);
     return { ok: true, token: this.#newSession(now) };
   }
 

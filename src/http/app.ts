@@ -15,19 +15,21 @@ import { AdminAuth } from "./admin_auth.ts";
 import { limitBody } from "./body_limit.ts";
 import { adminPageRoutes } from "./admin_page.ts";
 import { BASIC_STREAM_RESERVED, builtinRoutesOf } from "./builtin_routes.ts";
-import { type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
+import { clientIp, type HttpContext, type HttpDeps, type HttpEnv, resolveOptions } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import { HubRenderer } from "./hub.ts";
 import { dispatchPlugins } from "./plugin_routes.ts";
 import { RouteRegistry } from "./route_registry.ts";
 import { adminApiRoutes } from "./routes_admin.ts";
 import { adminPanelRoutes } from "./routes_admin_panel.ts";
+import { metricsRoutes } from "./routes_metrics.ts";
 import { defaultHealth, healthRoutes, profileRRoutes, profileSRoutes } from "./routes_rooms.ts";
 import { registerBasicStream, streamRoutes } from "./routes_streams.ts";
 import { StreamTracker } from "./sse.ts";
 import { spectatorFiles, spectatorRoutes } from "./spectator_page.ts";
 import { SseRegistry } from "./sse_registry.ts";
 import { openLive } from "./ws_live.ts";
+import { WsUpgrades } from "./ws_upgrade.ts";
 
 /** A built HTTP application and its registries. */
 export interface HttpApp {
@@ -84,6 +86,7 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
     streams,
     tracker: new StreamTracker(options.maxStreams),
     live: new StreamTracker(options.maxLiveViewers),
+    upgrades: new WsUpgrades(server.ctx.clock),
     hub: new HubRenderer(),
     adminAuth: new AdminAuth({ password: config.admin_password, clock: server.ctx.clock }),
     health: deps.health ?? defaultHealth(core),
@@ -102,10 +105,11 @@ export function createHttpApp(deps: HttpDeps): HttpApp {
     app.use("*", (c, next) => c.req.path.startsWith("/admin") ? next() : corsMiddleware(c, next));
   }
   healthRoutes(app, ctx);
+  if (deps.metrics) metricsRoutes(app, deps.metrics, (error) => log.error("metrics failed", { error: String(error) }));
   profileRRoutes(app, ctx);
   streamRoutes(app, ctx);
   profileSRoutes(app, ctx);
-  app.get("/ws/live", (c) => openLive(c.req.raw, c.env?.ip ?? "unknown", ctx));
+  app.get("/ws/live", (c) => openLive(c.req.raw, clientIp(c.env), ctx));
   adminPageRoutes(app, ctx);
   adminApiRoutes(app, ctx);
   adminPanelRoutes(app, ctx);

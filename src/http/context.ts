@@ -14,8 +14,10 @@ import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { AdminAuth } from "./admin_auth.ts";
 import type { HubRenderer } from "./hub.ts";
+import type { MetricsSource } from "./routes_metrics.ts";
 import type { RouteRegistry } from "./route_registry.ts";
 import type { StreamTracker } from "./sse.ts";
+import type { WsUpgrades } from "./ws_upgrade.ts";
 import type { SseRegistry } from "./sse_registry.ts";
 
 /** Server version reported in `ready` events. */
@@ -70,6 +72,8 @@ export interface HttpDeps {
   readonly streams?: SseRegistry;
   /** The process's operations (the admin panel's actions); made over `server` when absent. */
   readonly ops?: ServerOps;
+  /** Prometheus metrics for `GET /metrics`; the route is absent without them. */
+  readonly metrics?: MetricsSource;
 }
 
 /** Hono environment: the client address as the listener resolved it. */
@@ -81,6 +85,11 @@ export type HttpEnv = {
     readonly secure?: boolean;
   };
 };
+
+/** The client address of a request ("unknown" when called without one, as some in-process callers do). */
+export function clientIp(env: HttpEnv["Bindings"] | undefined): string {
+  return env?.ip ?? "unknown";
+}
 
 /** The resolved context shared by route modules. */
 export interface HttpContext {
@@ -102,6 +111,8 @@ export interface HttpContext {
   readonly health: () => HealthStatus;
   /** Open `/ws/live` viewers. */
   readonly live: StreamTracker;
+  /** WebSocket upgrades routes ask the listener for (with their message limits). */
+  readonly upgrades: WsUpgrades;
 }
 
 /** Defaults of {@link HttpOptions}. */

@@ -22,6 +22,7 @@
 import type { ClientEvent, PhiraClient } from "../client/mod.ts";
 import { decodeWsCommand, encodeLiveEvent, type LiveEvent, type WsCommand } from "./live_protocol.ts";
 import type { Closable } from "./sse.ts";
+import type { ServerSocket } from "./ws_upgrade.ts";
 
 /** Browser commands queued or running at once; more closes the socket. */
 export const MAX_PENDING_COMMANDS = 16;
@@ -35,8 +36,12 @@ export class SessionUnavailable extends Error {
 
 /** How one spectator is served. */
 export interface LiveBridgeOptions {
-  /** The upgraded socket (not yet open). */
-  readonly socket: WebSocket;
+  /**
+   * The upgraded socket, not yet open: a `Deno.upgradeWebSocket` one (the
+   * monitor proxy) or the HTTP port's (`ws_upgrade.ts`, whose messages over
+   * {@link MAX_COMMAND_BYTES} are refused before they arrive whole).
+   */
+  readonly socket: WebSocket | ServerSocket;
   /** The game account token for `GameMonitorAuthenticate` (at most 32 bytes). */
   readonly token: string;
   /**
@@ -55,7 +60,7 @@ export interface LiveBridgeOptions {
 /** One viewer: a WebSocket bridged to a game-monitor session. */
 export class LiveBridge implements Closable {
   readonly #o: LiveBridgeOptions;
-  readonly #socket: WebSocket;
+  readonly #socket: WebSocket | ServerSocket;
   #client: PhiraClient | null = null;
   #chain: Promise<void> = Promise.resolve();
   #pending = 0;

@@ -39,3 +39,5 @@ export {
 export { HUB_EVENT_NAMES, type HubEvent, hubEvent, type HubEventName } from "./hub.ts";
 export { decodeLiveEvent, encodeWsCommand, LiveEvent, WsCommand } from "./live_protocol.ts";
 export { type ErrorBody } from "./errors.ts";
+export type { MetricsSource } from "./routes_metrics.ts";
+export { ADMIN_LOGIN_LIMITS } from "./admin_auth.ts";

@@ -9,7 +9,7 @@
  */
 
 import type { Context } from "hono";
-import type { HttpContext, HttpEnv } from "./context.ts";
+import { clientIp, type HttpContext, type HttpEnv } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import type { PluginReply, PluginRequest } from "./route_registry.ts";
 import { serveRegisteredStream } from "./routes_streams.ts";
@@ -29,7 +29,7 @@ async function readBody(c: Context<HttpEnv>): Promise<unknown | Response> {
 export async function dispatchPlugins(c: Context<HttpEnv>, ctx: HttpContext): Promise<Response> {
   const path = c.req.path;
   if (c.req.method === "GET" || c.req.method === "HEAD") {
-    const stream = serveRegisteredStream(ctx, c.req.raw, path);
+    const stream = serveRegisteredStream(ctx, c.req.raw, path, clientIp(c.env));
     if (stream) return stream;
   }
   const match = ctx.routes.match(path);

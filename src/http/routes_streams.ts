@@ -10,13 +10,13 @@
 import type { Hono } from "hono";
 import type { TimerHandle } from "../util/clock.ts";
 import { roomData } from "../room/mod.ts";
-import { type HttpContext, type HttpEnv, VERSION } from "./context.ts";
+import { clientIp, type HttpContext, type HttpEnv, VERSION } from "./context.ts";
 import { jsonError } from "./errors.ts";
 import { ALL_EVENTS, BASIC_EVENTS, type HubEventName, isPublic, kindsFor, ROOM_EVENTS } from "./hub.ts";
 import type { RenderedEvent } from "./hub.ts";
 import { roomDataJson } from "./json.ts";
 import { visibleRooms } from "./routes_rooms.ts";
-import { SSE_HEADERS, sseComment, sseEvent, SseStream } from "./sse.ts";
+import { SSE_HEADERS, sseComment, sseEvent, SseStream, streamRefused } from "./sse.ts";
 import { type RegisteredStream, type SseOutput, type SseRegistry, TRANSLATE_TIMEOUT_MS } from "./sse_registry.ts";
 import { openWsEvents } from "./ws_events.ts";
 
@@ -50,9 +50,10 @@ function standard(event: RenderedEvent): string {
  * A HEAD request gets the headers only (Hono answers HEAD through the GET
  * route and would drop an opened body without cancelling it).
  */
-function openSse(ctx: HttpContext, req: Request, plan: StreamPlan): Response {
+function openSse(ctx: HttpContext, req: Request, ip: string, plan: StreamPlan): Response {
   if (req.method === "HEAD") return new Response(null, { headers: SSE_HEADERS });
-  if (ctx.tracker.size >= ctx.tracker.limit) return jsonError(503, "too many open streams");
+  const refusal = ctx.tracker.refusal(ip);
+  if (refusal) return streamRefused(refusal);
   const subscription = ctx.bus.subscribe({
     kinds: kindsFor(plan.names),
     capacity: ctx.options.streamCapacity,
@@ -70,14 +71,14 @@ function openSse(ctx: HttpContext, req: Request, plan: StreamPlan): Response {
     clock: ctx.clock,
     onClose: () => ctx.tracker.delete(stream),
   });
-  ctx.tracker.tryAdd(stream);
+  ctx.tracker.tryAdd(stream, ip);
   return new Response(stream.body, { headers: SSE_HEADERS });
 }
 
-/** Serves the registered stream at `path`, or null when none is registered there. */
-export function serveRegisteredStream(ctx: HttpContext, req: Request, path: string): Response | null {
+/** Serves the registered stream at `path` to client `ip`, or null when none is registered there. */
+export function serveRegisteredStream(ctx: HttpContext, req: Request, path: string, ip: string): Response | null {
   const entry = ctx.streams.get(path);
-  return entry ? openSse(ctx, req, registeredPlan(ctx, entry)) : null;
+  return entry ? openSse(ctx, req, ip, registeredPlan(ctx, entry)) : null;
 }
 
 function registeredPlan(ctx: HttpContext, entry: RegisteredStream): StreamPlan {
@@ -150,14 +151,14 @@ export function registerBasicStream(streams: SseRegistry): void {
 /** Registers `/api/events`, `/rooms/listen`, `/api/rooms/listen` and `/api/ws`. */
 export function streamRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
   app.get("/api/events", (c) =>
-    openSse(ctx, c.req.raw, {
+    openSse(ctx, c.req.raw, clientIp(c.env), {
       names: ALL_EVENTS,
       initial: () => [sseEvent("ready", { stream: "events", version: VERSION })],
       render: standard,
       keepAlive: KEEPALIVE_COMMENT,
     }));
   app.get("/rooms/listen", (c) =>
-    openSse(ctx, c.req.raw, {
+    openSse(ctx, c.req.raw, clientIp(c.env), {
       names: ROOM_EVENTS,
       initial: () => {
         // extended.md §10 item 3: the snapshot uses update_room with full data, not create_room.
@@ -171,7 +172,7 @@ export function streamRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
       keepAlive: KEEPALIVE_COMMENT,
     }));
   app.get(BASIC_STREAM_PATH, (c) =>
-    serveRegisteredStream(ctx, c.req.raw, BASIC_STREAM_PATH) ??
+    serveRegisteredStream(ctx, c.req.raw, BASIC_STREAM_PATH, clientIp(c.env)) ??
       jsonError(404, `SSE stream not found: ${BASIC_STREAM_PATH}`));
-  app.get("/api/ws", (c) => openWsEvents(c.req.raw, ctx));
+  app.get("/api/ws", (c) => openWsEvents(c.req.raw, clientIp(c.env), ctx));
 }

@@ -1,8 +1,9 @@
 /**
- * Serving the HTTP application: `Deno.serve` on `http_bind_address:http_port`
- * and, when configured, a second listener on `trusted_forwarded_http_port`
- * that takes the client address from `X-Forwarded-For` (spec 3 §2.3). Both
- * serve the same application instance.
+ * Serving the HTTP application: a listener (`node_front.ts`: `node:http`,
+ * so that WebSocket messages are limited as they arrive) on
+ * `http_bind_address:http_port` and, when configured, a second listener on
+ * `trusted_forwarded_http_port` that takes the client address from
+ * `X-Forwarded-For` (spec 3 §2.3). Both serve the same application instance.
  *
  * @module
  */
@@ -11,8 +12,9 @@ import type { Config } from "../config/mod.ts";
 import { normalizeIp } from "../server/mod.ts";
 import { createHttpApp, type HttpApp } from "./app.ts";
 import { forwardedFor, forwardedHttps } from "./client_ip.ts";
-import type { HttpDeps } from "./context.ts";
+import type { HttpDeps, HttpEnv } from "./context.ts";
 import { jsonError } from "./errors.ts";
+import { type Front, startFront } from "./node_front.ts";
 
 /** Where to listen. */
 export interface ListenOptions {
@@ -66,48 +68,50 @@ export function listenOptionsOf(
   };
 }
 
-/** Starts the HTTP service on `listen`. */
-export function startHttp(deps: HttpDeps, listen: ListenOptions): HttpService {
+/** Starts the HTTP service on `listen`; resolves once it is bound. */
+export async function startHttp(deps: HttpDeps, listen: ListenOptions): Promise<HttpService> {
   const http = createHttpApp(deps);
   const log = http.context.log;
   const onError = (error: unknown) => {
     log.error("HTTP request failed", { error: String(error) });
     return jsonError(500, "internal error");
   };
-  const peer = (info: Deno.ServeHandlerInfo<Deno.NetAddr>) => normalizeIp(info.remoteAddr.hostname);
-  const main = Deno.serve(
-    { hostname: listen.hostname, port: listen.port, onListen: () => {}, onError },
-    (req, info) => http.app.fetch(req, { ip: peer(info) }),
-  );
-  log.info("HTTP listening", { address: listen.hostname, port: main.addr.port });
-  let trusted: Deno.HttpServer<Deno.NetAddr> | null = null;
+  const common = {
+    hostname: listen.hostname,
+    fetch: (req: Request, env: HttpEnv["Bindings"]) => http.app.fetch(req, env),
+    upgrades: http.context.upgrades,
+    onError,
+  };
+  const main = await startFront({ ...common, port: listen.port, env: (peer) => ({ ip: normalizeIp(peer) }) });
+  log.info("HTTP listening", { address: listen.hostname, port: main.port });
+  let trusted: Front | null = null;
   if (listen.trustedPort !== null) {
     try {
-      trusted = Deno.serve(
-        { hostname: listen.hostname, port: listen.trustedPort, onListen: () => {}, onError },
-        (req, info) =>
-          http.app.fetch(req, {
-            ip: forwardedFor(req.headers.get("x-forwarded-for"), peer(info)),
-            secure: forwardedHttps(req.headers.get("x-forwarded-proto")),
-          }),
-      );
+      trusted = await startFront({
+        ...common,
+        port: listen.trustedPort,
+        env: (peer, headers) => ({
+          ip: forwardedFor(headers.get("x-forwarded-for"), normalizeIp(peer)),
+          secure: forwardedHttps(headers.get("x-forwarded-proto")),
+        }),
+      });
     } catch (error) {
-      void main.shutdown();
+      await main.close();
       throw error;
     }
-    log.info("HTTP listening (trusts X-Forwarded-For)", { address: listen.hostname, port: trusted.addr.port });
-    const warning = trustedListenerWarning(listen.hostname, trusted.addr.port);
+    log.info("HTTP listening (trusts X-Forwarded-For)", { address: listen.hostname, port: trusted.port });
+    const warning = trustedListenerWarning(listen.hostname, trusted.port);
     if (warning) log.warn(warning);
   }
   let closing: Promise<void> | null = null;
   return {
     http,
-    port: main.addr.port,
-    trustedPort: trusted?.addr.port ?? null,
+    port: main.port,
+    trustedPort: trusted?.port ?? null,
     close: () =>
       closing ??= (async () => {
         await http.closeStreams();
-        await Promise.all([main.shutdown(), trusted?.shutdown()]);
+        await Promise.all([main.close(), trusted?.close()]);
       })(),
   };
 }

@@ -14,7 +14,9 @@
  */
 
 import type { BusItem, DomainEvent, Subscription } from "../events/mod.ts";
+import { addressGroup } from "../net/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
+import { jsonError } from "./errors.ts";
 
 /** Spec 1 §8: keep-alive interval of profiles R and S. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -47,13 +49,37 @@ export interface Closable {
   close(): void | Promise<void>;
 }
 
-/** Bounds and ends the open streams of one HTTP service. */
+/** The default share of one client: 1/32 of the slots, at least 4 (1,024 streams → 32 per client). */
+export function defaultClientShare(limit: number): number {
+  return Math.max(4, Math.floor(limit / 32));
+}
+
+/** True for 127.0.0.0/8 and ::1 (canonical forms, as client addresses reach the HTTP app). */
+function isLoopback(ip: string): boolean {
+  return ip === "::1" || ip.startsWith("127.");
+}
+
+/** Why a stream may not open: every slot is taken, or its client has its share. */
+export type StreamRefusal = "full" | "client-full";
+
+/**
+ * Bounds and ends the open streams of one HTTP service: `limit` in all and
+ * `perClient` per client address (IPv6: its /64, `addressGroup`), so one
+ * client cannot take every slot and have everyone else refused (issue 14).
+ * Loopback clients have no share of their own: they are this host (a
+ * reverse proxy not using the trusted port, where every client looks like
+ * 127.0.0.1; the load generator), bounded by `limit` only.
+ */
 export class StreamTracker {
   readonly limit: number;
-  readonly #open = new Set<Closable>();
+  readonly perClient: number;
+  /** Open streams and the client each counts for. */
+  readonly #open = new Map<Closable, string>();
+  readonly #byClient = new Map<string, number>();
 
-  constructor(limit: number) {
+  constructor(limit: number, perClient = defaultClientShare(limit)) {
     this.limit = limit;
+    this.perClient = perClient;
   }
 
   /** Streams open now. */
@@ -61,24 +87,57 @@ export class StreamTracker {
     return this.#open.size;
   }
 
-  /** Registers a stream; false when the limit is reached. */
-  tryAdd(stream: Closable): boolean {
-    if (this.#open.size >= this.limit) return false;
-    this.#open.add(stream);
+  /** Why a stream of `ip` could not open now, or null when it could. */
+  refusal(ip: string): StreamRefusal | null {
+    if (this.#open.size >= this.limit) return "full";
+    if (isLoopback(ip)) return null;
+    return (this.#byClient.get(addressGroup(ip)) ?? 0) >= this.perClient ? "client-full" : null;
+  }
+
+  /**
+   * Registers a stream of client `ip`; false when the limit or the client's
+   * share is reached. Without `ip` only the total counts (callers with no
+   * client address, like the monitor proxy's viewers).
+   */
+  tryAdd(stream: Closable, ip?: string): boolean {
+    if (ip === undefined) {
+      if (this.#open.size >= this.limit) return false;
+      this.#open.set(stream, "");
+      return true;
+    }
+    if (this.refusal(ip) !== null) return false;
+    const key = addressGroup(ip);
+    this.#open.set(stream, key);
+    this.#byClient.set(key, (this.#byClient.get(key) ?? 0) + 1);
     return true;
   }
 
   /** Forgets a closed stream. */
   delete(stream: Closable): void {
+    const key = this.#open.get(stream);
+    if (key === undefined) return;
     this.#open.delete(stream);
+    if (key === "") return;
+    const n = (this.#byClient.get(key) ?? 1) - 1;
+    if (n > 0) this.#byClient.set(key, n);
+    else this.#byClient.delete(key);
   }
 
   /** Ends every open stream (shutdown); resolves once all have released their resources. */
   async closeAll(): Promise<void> {
-    const open = [...this.#open];
+    const open = [...this.#open.keys()];
     this.#open.clear();
+    this.#byClient.clear();
     await Promise.all(open.map((s) => s.close()));
   }
+}
+
+/**
+ * The error response of a refused stream: 503 when the service is full, 429
+ * when the client has its share. `full` is the 503 text.
+ */
+export function streamRefused(refusal: StreamRefusal, full = "too many open streams"): Response {
+  return refusal === "full" ? jsonError(503, full) : jsonError(429, `${full} from this address`);
 }
 
 /** Options of {@link SseStream}. */

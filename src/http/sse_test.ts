@@ -95,13 +95,28 @@ Deno.test("StreamTracker bounds open streams and closes them all", async () => {
   const tracker = new StreamTracker(2);
   const closed: string[] = [];
   const make = (name: string) => ({ close: () => void closed.push(name) });
-  equal(tracker.tryAdd(make("a")), true);
+  equal(tracker.tryAdd(make("a"), "192.0.2.1"), true);
   const b = make("b");
-  equal(tracker.tryAdd(b), true);
-  equal(tracker.tryAdd(make("c")), false);
+  equal(tracker.tryAdd(b, "192.0.2.2"), true);
+  equal(tracker.tryAdd(make("c"), "192.0.2.3"), false);
   tracker.delete(b);
-  equal(tracker.tryAdd(make("d")), true);
+  equal(tracker.tryAdd(make("d"), "192.0.2.3"), true);
   await tracker.closeAll();
   deepEqual(closed, ["a", "d"]);
   equal(tracker.size, 0);
+});
+
+Deno.test("StreamTracker gives each client (an IPv6 /64) its share", () => {
+  const tracker = new StreamTracker(10, 2);
+  const s = () => ({ close: () => {} });
+  const first = s();
+  equal(tracker.tryAdd(first, "2001:db8::1"), true);
+  equal(tracker.tryAdd(s(), "2001:db8::2"), true);
+  equal(tracker.refusal("2001:db8::3"), "client-full");
+  equal(tracker.tryAdd(s(), "2001:db8::3"), false);
+  equal(tracker.tryAdd(s(), "2001:db8:0:1::3"), true);
+  tracker.delete(first);
+  equal(tracker.refusal("2001:db8::3"), null);
+  // This host (a reverse proxy on the plain port, where everyone is 127.0.0.1) is bounded by the total only.
+  for (let i = 0; i < 5; i++) equal(tracker.tryAdd(s(), "127.0.0.1"), true);
 });

@@ -9,7 +9,10 @@
  * " (monitor)" appended), then browser `WsCommand`s and `LiveEvent` frames.
  * The viewer's real id is checked against `monitors` through the upstream
  * before the session is opened; a refusal is an `Authenticate(Err)` frame
- * and close code 1008. At most `maxLiveViewers` sessions.
+ * and close code 1008. At most `maxLiveViewers` sessions, and each client
+ * address its share of them (`StreamTracker`). Browser messages over
+ * {@link MAX_COMMAND_BYTES} are refused as they arrive (close 1009,
+ * `ws_upgrade.ts`).
  *
  * @module
  */
@@ -18,8 +21,9 @@ import { type ClientEvent, PhiraClient } from "../client/mod.ts";
 import { createPipe } from "../util/pipe.ts";
 import type { HttpContext } from "./context.ts";
 import { jsonError } from "./errors.ts";
-import { LiveBridge, SessionUnavailable } from "./live_bridge.ts";
+import { LiveBridge, MAX_COMMAND_BYTES, SessionUnavailable } from "./live_bridge.ts";
 import { encodeLiveEvent } from "./live_protocol.ts";
+import { streamRefused } from "./sse.ts";
 import { isUpgrade } from "./ws_events.ts";
 
 /** Largest token (protocol `Varchar<32>`). */
@@ -31,30 +35,31 @@ export async function openLive(req: Request, ip: string, ctx: HttpContext): Prom
   const token = new URL(req.url).searchParams.get("token");
   if (!token) return jsonError(401, "missing token (query parameter token)");
   if (new TextEncoder().encode(token).length > MAX_TOKEN_BYTES) return jsonError(400, "invalid token");
-  if (ctx.live.size >= ctx.live.limit) return jsonError(503, "too many spectators");
+  const full = ctx.live.refusal(ip);
+  if (full) return streamRefused(full, "too many spectators");
   const refusal = await checkViewer(ctx, token);
-  const { socket, response } = Deno.upgradeWebSocket(req);
-  socket.binaryType = "arraybuffer";
-  // The limit is checked again: other viewers may have arrived during the upstream call.
-  const reason = refusal ?? (ctx.live.size >= ctx.live.limit ? "too many spectators" : null);
-  if (reason === null) {
-    ctx.live.tryAdd(
-      new LiveBridge({
+  return ctx.upgrades.upgrade(req, MAX_COMMAND_BYTES, (socket) => {
+    // The limits are checked again: other viewers may have arrived during the upstream call and the handshake.
+    const again = ctx.live.refusal(ip);
+    const reason = refusal ??
+      (again === "full" ? "too many spectators" : again ? "too many spectators from this address" : null);
+    if (reason === null) {
+      const bridge = new LiveBridge({
         socket,
         token,
         open: virtualSession(ctx, ip),
         wsBufferLimit: ctx.options.wsBufferLimit,
-        onEnd: (bridge) => ctx.live.delete(bridge),
+        onEnd: (b) => ctx.live.delete(b),
         onLogin: (user) => ctx.log.info("spectator connected", { user }),
-      }),
-    );
-    return response;
-  }
-  socket.onopen = () => {
-    socket.send(encodeLiveEvent({ type: "Authenticate", result: { ok: false, error: reason } }));
-    socket.close(1008, "refused");
-  };
-  return response;
+      });
+      ctx.live.tryAdd(bridge, ip);
+      return;
+    }
+    socket.onopen = () => {
+      socket.send(encodeLiveEvent({ type: "Authenticate", result: { ok: false, error: reason } }));
+      socket.close(1008, "refused");
+    };
+  });
 }
 
 /** Why the token's owner may not spectate, or null (spec: checked through the upstream and `monitors`). */

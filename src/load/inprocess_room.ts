@@ -49,6 +49,16 @@ const BENCH_ACTOR: Actor = { kind: "system", component: "benchmark" };
 /** Time allowed for a broadcast to reach a player. */
 const STATE_TIMEOUT_MS = 10_000;
 
+/**
+ * The loopback address a virtual player connects from: one per player
+ * (127.0.0.0/8), as real players come from their own addresses, so that the
+ * per-address login bound (`max_pending_auth_per_ip`) sees many clients.
+ */
+export function localAddress(playerId: number): string {
+  const n = Math.abs(playerId) & 0xffffff;
+  return `127.${n >> 16}.${(n >> 8) & 0xff}.${n & 0xff}`;
+}
+
 /** A virtual room. */
 export class BenchRoom {
   readonly id: string;
@@ -79,7 +89,7 @@ export class BenchRoom {
   async #login(p: Player): Promise<void> {
     const { server, clock } = this.#env;
     const [serverEnd, clientEnd] = createPipe(64 * 1024);
-    const session = server.attach(serverEnd, "127.0.0.1");
+    const session = server.attach(serverEnd, localAddress(p.id));
     if (!session) throw new Error("the server refused a virtual session (full or shutting down)");
     this.#env.sessions.add(session);
     void session.done.then(() => this.#env.sessions.delete(session));

@@ -25,7 +25,7 @@ function deps(t: TestServer, signal = new AbortController().signal): RunDeps {
 
 async function withHttp(fn: (t: TestServer, httpPort: number) => Promise<void>): Promise<void> {
   const t = startTestServer();
-  const http = startHttp({ server: t.server, config: defaultConfig() }, {
+  const http = await startHttp({ server: t.server, config: defaultConfig() }, {
     hostname: "127.0.0.1",
     port: 0,
     trustedPort: null,

@@ -17,7 +17,7 @@ Deno.test("SseParser splits events across chunks and skips comments", () => {
 
 Deno.test("sse scenario delivers every create_room to every subscriber", async () => {
   const t = startTestServer();
-  const http = startHttp({ server: t.server, config: defaultConfig() }, {
+  const http = await startHttp({ server: t.server, config: defaultConfig() }, {
     hostname: "127.0.0.1",
     port: 0,
     trustedPort: null,

@@ -120,7 +120,9 @@ export async function openTarget(o: LoadOptions): Promise<OpenTarget> {
       ...["--port", String(port), "--bind-address", "127.0.0.1"],
       ...["--http-port", String(httpPort), "--http-bind-address", "127.0.0.1"],
       ...["--game-api-endpoint", upstreamUrl, "--graceful-shutdown-timeout", "1"],
-      ...["--connection-rate-limit", "1000000", "--log-level", "warn", "--cli-enabled", "false"],
+      // Every simulated player connects from 127.0.0.1: per-address limits would measure themselves.
+      ...["--connection-rate-limit", "1000000", "--max-pending-auth-per-ip", "1000000"],
+      ...["--log-level", "warn", "--cli-enabled", "false"],
       ...serverFlagsFor(o),
       ...o.serverArgs,
     ];

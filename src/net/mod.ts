@@ -8,4 +8,5 @@ export * from "./cidr.ts";
 export * from "./proxy_protocol.ts";
 export * from "./proxy_accept.ts";
 export * from "./rate_limit.ts";
+export * from "./address_group.ts";
 export * from "./monitor_key.ts";

@@ -61,13 +61,18 @@ export class TokenBucket {
     this.#at = now;
   }
 
-  /** Takes one token at `now`; false when none is left. */
-  take(now: number): boolean {
+  /** Takes `cost` tokens (default one) at `now`; false, taking nothing, when fewer are left. */
+  take(now: number, cost = 1): boolean {
     const elapsed = Math.max(0, now - this.#at);
     this.#tokens = Math.min(this.capacity, this.#tokens + (elapsed * this.capacity) / this.periodMs);
     this.#at = now;
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
+    if (this.#tokens < cost) return false;
+    this.#tokens -= cost;
     return true;
+  }
+
+  /** Gives back `cost` tokens taken for something that then did not happen (never above the capacity). */
+  refund(cost: number): void {
+    this.#tokens = Math.min(this.capacity, this.#tokens + cost);
   }
 }

@@ -23,6 +23,7 @@ const LIVE_KEYS = new Set([
   "max_users_per_room",
   "max_sessions",
   "max_pending_auth",
+  "max_pending_auth_per_ip",
   "play_history_cache_size",
   "chat_history_limit",
   "ready_countdown_secs",

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { serveDevApi } from "../upstream/mod.ts";
 import {
   DEFAULT_DEV_UPSTREAM_PORT,
   DEV_UPSTREAM_PORT_OPTION,
@@ -18,7 +17,6 @@ import {
 } from "../upstream/dev_command.ts";
 import { EXIT, print } from "./role.ts";
 import type { OwnOptions, ServerRole } from "./server_role.ts";
-import { serve } from "./start.ts";
 
 /** The `dev` role; its option value is the upstream port (null = default). */
 export const dev: ServerRole<number | null> = {
@@ -44,6 +42,8 @@ export const dev: ServerRole<number | null> = {
     };
   },
   async run(run, port) {
+    // Loaded on demand: the other roles never need the development upstream.
+    const { serveDevApi } = await import("../upstream/mod.ts");
     let upstream;
     const upstreamPort = port ?? DEFAULT_DEV_UPSTREAM_PORT;
     try {
@@ -58,6 +58,7 @@ export const dev: ServerRole<number | null> = {
     // startApp applies the override to every re-read too, so `config reload` does not report it as a change.
     const notice = devEndpointNotice(run.loaded, upstream.url);
     try {
+      const { serve } = await import("./serve.ts");
       return await serve(run, {
         announce: (log) => {
           log.info(notice.info);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { loadUsage, runLoad } from "../load/mod.ts";
+import { loadUsage } from "../load/args.ts";
 import type { Role } from "./role.ts";
 
 /** The `load` role. */
@@ -16,5 +16,6 @@ export const loadRole: Role = {
   get usage() {
     return loadUsage();
   },
-  run: (args) => runLoad(args),
+  // The generator itself is loaded on demand, so the other roles never load it.
+  run: async (args) => (await import("../load/mod.ts")).runLoad(args),
 };

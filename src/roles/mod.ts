@@ -10,6 +10,7 @@
  * @module
  */
 
+import denoConfig from "../../deno.json" with { type: "json" };
 import { accountsRole } from "./accounts.ts";
 import { checkConfig } from "./check_config.ts";
 import { companionsRole } from "./companions.ts";
@@ -35,6 +36,12 @@ export const ROLES: readonly Role[] = [
   proxyRole,
 ];
 
+/** `chorus --version`: this build's version, the Deno runtime, the platform and whether it is the compiled binary. */
+export function versionLine(): string {
+  const how = Deno.build.standalone ? "binary" : "source";
+  return `chorus ${denoConfig.version} (${how}; deno ${Deno.version.deno}; ${Deno.build.target})`;
+}
+
 /** `chorus help`. */
 export function usage(): string {
   const width = Math.max(...ROLES.map((r) => r.name.length), "help".length) + 3;
@@ -43,6 +50,7 @@ export function usage(): string {
     "",
     "Usage: chorus [role] [--config <file>] [--<key> <value> …]",
     "       chorus <role> --help",
+    "       chorus --version",
     "",
     "Roles:",
     ...ROLES.map((r) => `  ${r.name.padEnd(width)}${r.summary}`),
@@ -59,6 +67,10 @@ export async function runChorus(given: string[]): Promise<number> {
   // `deno task start -- --port 5` passes the `--` on: it is not an argument of ours.
   const args = dropTaskSeparator(given);
   const [first, ...rest] = args;
+  if (first === "--version" || first === "-V" || first === "version") {
+    print(versionLine());
+    return EXIT.ok;
+  }
   const role = ROLES.find((r) => r.name === first);
   if (role) return await role.run(rest);
   if (isHelp(first)) {

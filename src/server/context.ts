@@ -11,6 +11,7 @@ import type { Room } from "../room/mod.ts";
 import type { BanList } from "./bans.ts";
 import type { IpHistorySource } from "./ip_history.ts";
 import type { PlaytimeSource } from "./playtime.ts";
+import type { TelemetryBudget } from "./telemetry_limit.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { Random } from "../util/random.ts";
@@ -26,6 +27,7 @@ export interface GameServerConfig {
   readonly max_users_per_room: number;
   readonly max_sessions: number;
   readonly max_pending_auth: number;
+  readonly max_pending_auth_per_ip: number;
   readonly play_history_cache_size: number;
   readonly chat_history_limit: number;
   readonly heartbeat_timeout: number;
@@ -143,4 +145,6 @@ export interface ServerContext {
   readonly chartDuration?: ChartDurationResolver;
   /** Durability gate of logins (the persistence layer); none = memory only. */
   readonly loginJournal?: LoginJournal;
+  /** Telemetry budget of each player (`telemetry_limit.ts`); defaults to `TELEMETRY_BUDGET`. Tests raise it. */
+  readonly telemetryBudget?: TelemetryBudget;
 }

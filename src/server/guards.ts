@@ -11,6 +11,7 @@ import { TokenBucket } from "../net/rate_limit.ts";
 import type { Session } from "../session/session.ts";
 import { COMMAND_DEADLINE_MS } from "./counters.ts";
 import type { CommandLink } from "./pipeline.ts";
+import { telemetryLimit } from "./telemetry_limit.ts";
 
 /** Commands a session may send before it is authenticated. */
 export const PRE_AUTH: ReadonlySet<ClientCommandType> = new Set<ClientCommandType>([
@@ -108,7 +109,11 @@ function rateLimit(): CommandLink {
   };
 }
 
-/** The guards of one server, in order (a new chain has its own rate-limit budgets). */
+/**
+ * The guards of one server, in order (a new chain has its own rate-limit and
+ * telemetry budgets). The telemetry budget (`telemetry_limit.ts`) comes
+ * before the veto hooks: extensions never pay for telemetry that is dropped.
+ */
 export function builtinGuards(): CommandLink[] {
-  return [deadline, authenticated, sessionKind, binding, rateLimit()];
+  return [deadline, authenticated, sessionKind, binding, rateLimit(), telemetryLimit()];
 }

@@ -30,6 +30,7 @@ import type { CommandContext } from "./command_context.ts";
 import type { ChartMeta } from "./context.ts";
 import type { ServerCore, User } from "./core.ts";
 import { login } from "./login.ts";
+import { LoginAdmission } from "./login_admission.ts";
 import type { CommandLink } from "./pipeline.ts";
 import type { RoomMonitor } from "./room_monitor.ts";
 import { relayTelemetry } from "./telemetry.ts";
@@ -97,11 +98,13 @@ export interface HandlerDeps {
 export function commandHandlers(deps: HandlerDeps): CommandLink {
   // A late-join prompt shown to a user, per user: joining the same room again before `until` confirms.
   const joinPrompts = new WeakMap<User, { readonly room: string; readonly until: number }>();
+  // Logins in flight per client address and recently rejected tokens, of this server (`login_admission.ts`).
+  const admission = new LoginAdmission();
   const handlers: { [K in ClientCommandType]: Handler<K> } = {
     Ping: (_core, cc) => void cc.replyCommand({ type: "Pong" }),
-    Authenticate: login,
-    ConsoleAuthenticate: login,
-    GameMonitorAuthenticate: login,
+    Authenticate: (core, cc) => login(core, cc, admission),
+    ConsoleAuthenticate: (core, cc) => login(core, cc, admission),
+    GameMonitorAuthenticate: (core, cc) => login(core, cc, admission),
     RoomMonitorAuthenticate: (_core, cc) => deps.roomMonitor.login(cc),
     QueryRoomInfo: (_core, cc) => deps.roomMonitor.query(cc),
     Touches: (core, cc) => relayTelemetry(core, cc),

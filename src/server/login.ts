@@ -21,6 +21,7 @@ import type { CommandContext } from "./command_context.ts";
 import type { LoginRecord, UpstreamIdentity } from "./context.ts";
 import type { ServerCore } from "./core.ts";
 import { accept, compensate } from "./login_activation.ts";
+import { isTokenRejection, type LoginAdmission } from "./login_admission.ts";
 
 /** Suffix of game-monitor names (protocol.md §3.5). */
 export const MONITOR_NAME_SUFFIX = " (monitor)";
@@ -28,8 +29,7 @@ export const MONITOR_NAME_SUFFIX = " (monitor)";
 type TokenCommand = "Authenticate" | "ConsoleAuthenticate" | "GameMonitorAuthenticate";
 
 /** Resolves a token through the cache or the upstream. Never logs the token (spec 3 §2.2). */
-async function resolveIdentity(core: ServerCore, token: string): Promise<UpstreamIdentity> {
-  const hash = await tokenHash(token);
+async function resolveIdentity(core: ServerCore, token: string, hash: string): Promise<UpstreamIdentity> {
   const cached = core.authCache.get(hash);
   if (cached) {
     core.counters.inc("auth_cache_hits");
@@ -51,10 +51,18 @@ function committed(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { committed?: unknown }).committed === true;
 }
 
-/** Handles the three token-based authenticate commands. */
-export async function login<T extends TokenCommand>(core: ServerCore, cc: CommandContext<T>): Promise<void> {
+/**
+ * Handles the three token-based authenticate commands. `admission` (one per
+ * server) bounds logins in flight per client address and remembers tokens
+ * the upstream rejected (`login_admission.ts`).
+ */
+export async function login<T extends TokenCommand>(
+  core: ServerCore,
+  cc: CommandContext<T>,
+  admission: LoginAdmission,
+): Promise<void> {
   const { session } = cc;
-  const { config } = core.ctx;
+  const { config, clock } = core.ctx;
   // spec 3 §3.2 Connected → Authenticating (a second authenticate command is refused).
   if (!session.login.begin()) return cc.fail("repeated-authenticate");
   if (core.shuttingDown) return refuse(cc, "server-shutting-down");
@@ -62,11 +70,24 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
     core.counters.inc("sessions_rejected_full");
     return refuse(cc, "server-full");
   }
+  const cmd = cc.cmd as ClientCommandOf<TokenCommand>;
+  const hash = await tokenHash(cmd.token);
+  if (!session.open) return;
+  // A token the upstream just rejected is refused at once: junk repeated takes no slot and no upstream call.
+  if (admission.isRejected(hash, clock.monotonic())) {
+    core.counters.inc("auth_rejected_remembered");
+    return refuse(cc, "auth-failed");
+  }
   if (core.pendingAuth >= config.max_pending_auth) {
     core.counters.inc("auth_rejected_busy");
     return refuse(cc, "server-busy");
   }
-  const cmd = cc.cmd as ClientCommandOf<TokenCommand>;
+  // Each client address (IPv6: its /64) gets its share of the slots, so one client cannot refuse everyone else.
+  const address = admission.enter(session.ip, config.max_pending_auth_per_ip);
+  if (address === null) {
+    core.counters.inc("auth_rejected_address_busy");
+    return refuse(cc, "server-busy");
+  }
   const category: SessionCategory = cmd.type === "ConsoleAuthenticate"
     ? "console"
     : cmd.type === "GameMonitorAuthenticate"
@@ -76,9 +97,10 @@ export async function login<T extends TokenCommand>(core: ServerCore, cc: Comman
   // waiting on the journal's fsync or on their reply's flush hold memory too (spec 3 §3.2, §8).
   core.pendingAuth++;
   try {
-    await authenticate(core, cc, cmd.token, category);
+    await authenticate(core, cc, { token: cmd.token, hash }, category, admission);
   } finally {
     core.pendingAuth--;
+    admission.leave(address);
   }
 }
 
@@ -101,16 +123,18 @@ function refuse<T extends TokenCommand>(
 async function authenticate<T extends TokenCommand>(
   core: ServerCore,
   cc: CommandContext<T>,
-  token: string,
+  credential: { readonly token: string; readonly hash: string },
   category: SessionCategory,
+  admission: LoginAdmission,
 ): Promise<void> {
   const { session } = cc;
   const { log } = core.ctx;
   let identity: UpstreamIdentity;
   try {
-    identity = await resolveIdentity(core, token);
+    identity = await resolveIdentity(core, credential.token, credential.hash);
   } catch (error) {
     core.counters.inc("auth_failures");
+    if (isTokenRejection(error)) admission.rememberRejected(credential.hash, core.ctx.clock.monotonic());
     log.info("authentication failed", {
       session: session.id,
       reason: error instanceof Error ? error.message : String(error),

@@ -17,5 +17,6 @@ export * from "./welcome.ts";
 export * from "./ip_history.ts";
 export * from "./ingame_cli.ts";
 export * from "./room_snapshot.ts";
+export { TELEMETRY_BUDGET, type TelemetryBudget } from "./telemetry_limit.ts";
 export type { BeforeCommand, CommandLink, CommandPipeline, CommandView, Next } from "./pipeline.ts";
 export type { RoomMonitor } from "./room_monitor.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { canonicalIp, CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
+import { addressGroup, canonicalIp, CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
 import { Session, type SessionHooks, type Transport } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import { dispatch, serverPipeline } from "./commands.ts";
@@ -147,7 +147,8 @@ export class GameServer {
       closeQuietly(transport);
       return;
     }
-    if (!this.#connections.hit(ip, this.ctx.clock.monotonic())) {
+    // Per client: an IPv6 host has its whole /64 to pick addresses from (`addressGroup`).
+    if (!this.#connections.hit(addressGroup(ip), this.ctx.clock.monotonic())) {
       this.core.counters.inc("connections_rate_limited");
       this.ctx.log.info("connection rate limit exceeded", { ip });
       closeQuietly(transport);

@@ -11,14 +11,33 @@
 
 import type { ServerOps } from "../ops/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
+import type { FailureThrottle, FailureThrottleOptions } from "../util/failure_throttle.ts";
 import type { Logger, LogHub } from "../util/log.ts";
 import type { PendingApprovals } from "./approvals.ts";
 import { Feeds } from "./feeds.ts";
 import { encodeFrame, FrameError, FrameReader } from "./framing.ts";
 import type { OpenUdsConfig } from "./server.ts";
 
-/** Time a client has to send `authenticate` (the approval wait has its own limit). */
-export const AUTH_TIMEOUT_MS = 30_000;
+/**
+ * Time a client has to send `authenticate` (the approval wait has its own
+ * limit): an operator's tool sends it at once, and a connection that does
+ * not must not hold a slot for long (issue 14).
+ */
+export const AUTH_TIMEOUT_MS = 5_000;
+/**
+ * Failed token checks (issue 14): after 3 failures in a row every attempt
+ * waits 1 s, doubling to 1 min; 30 failures per 10 min at most. The socket
+ * has no addresses: every client is one key.
+ */
+export const OPENUDS_AUTH_LIMITS: FailureThrottleOptions = {
+  freeFailures: 3,
+  baseDelayMs: 1000,
+  maxDelayMs: 60_000,
+  budget: 30,
+  budgetWindowMs: 600_000,
+};
+/** The one key of {@link OPENUDS_AUTH_LIMITS}. */
+const LOCAL = "openuds";
 /** Longest `client_name` kept. */
 const MAX_CLIENT_NAME = 64;
 
@@ -35,6 +54,8 @@ export interface ConnectionContext {
   tokenMatches(token: string): Promise<boolean>;
   /** Authenticated connections now. */
   authenticated(): number;
+  /** Back-off and budget of failed tokens. */
+  readonly failures: FailureThrottle;
   closed(conn: UdsConnection): void;
 }
 
@@ -70,7 +91,7 @@ export class UdsConnection {
   async run(): Promise<void> {
     const reader = new FrameReader(this.#conn);
     this.#authTimer = this.#ctx.clock.setTimeout(() => {
-      if (this.state === "new") void this.#refuse("UNAUTHORIZED", "authentication timed out");
+      if (this.state === "new") void this.refuse("UNAUTHORIZED", "authentication timed out");
     }, AUTH_TIMEOUT_MS);
     try {
       while (this.state !== "closed") {
@@ -140,21 +161,22 @@ export class UdsConnection {
     return this.send({ type: "response", id, ok: false, error: { code, message, ...extra } });
   }
 
-  async #refuse(code: string, message: string): Promise<void> {
-    await this.send({ type: "auth_error", code, message }).catch(() => {});
+  /** Sends `auth_error` and closes (also used by the listener to make room, see `server.ts`). */
+  async refuse(code: string, message: string, extra?: Frame): Promise<void> {
+    await this.send({ type: "auth_error", code, message, ...extra }).catch(() => {});
     this.close();
   }
 
   #onFrame(frame: unknown): Promise<void> {
     if (!isFrame(frame)) {
       if (this.state === "active") return this.#error(null, "INVALID_FRAME", "expected a JSON object");
-      return this.#refuse("UNAUTHORIZED", "authentication required");
+      return this.refuse("UNAUTHORIZED", "authentication required");
     }
     const type = typeof frame.type === "string" ? frame.type.toLowerCase() : "";
     const id: Id = typeof frame.id === "string" || typeof frame.id === "number" ? frame.id : null;
     if (this.state === "new") {
       if (type === "authenticate") return this.#authenticate(frame);
-      return this.#refuse("UNAUTHORIZED", "authentication required: send {type: authenticate} first");
+      return this.refuse("UNAUTHORIZED", "authentication required: send {type: authenticate} first");
     }
     if (this.state === "pending") return this.#error(id, "UNAUTHORIZED", "waiting for console approval");
     if (type === "" || type === "command" || type === "request") return this.#command(frame, id);
@@ -168,21 +190,32 @@ export class UdsConnection {
     const name = typeof frame.client_name === "string" ? frame.client_name.slice(0, MAX_CLIENT_NAME) : "";
     this.clientName = name || "unnamed";
     if (this.#ctx.config.auth_token) {
-      // Token mode (spec 3 §5 rule 3); the token itself is never logged.
+      // Token mode (spec 3 §5 rule 3); the token itself is never logged. While failures back off nothing is compared.
+      const { clock, failures, log } = this.#ctx;
+      const wait = failures.wait(LOCAL, clock.monotonic());
+      if (wait > 0) {
+        const secs = Math.max(1, Math.ceil(wait / 1000));
+        log.warn("OpenUDS client refused: failed authentications back off", { client: this.clientName, secs });
+        return this.refuse("RATE_LIMITED", `too many failed authentications; retry in ${secs} s`, {
+          retry_after_secs: secs,
+        });
+      }
       const ok = typeof frame.token === "string" && await this.#ctx.tokenMatches(frame.token);
+      if (!ok) failures.failed(LOCAL, clock.monotonic());
+      else failures.succeeded(LOCAL);
       if (this.state === "closed") return;
       if (!ok) {
-        this.#ctx.log.warn("OpenUDS client refused: invalid token", { client: this.clientName });
-        return this.#refuse("UNAUTHORIZED", "invalid token");
+        log.warn("OpenUDS client refused: invalid token", { client: this.clientName });
+        return this.refuse("UNAUTHORIZED", "invalid token");
       }
       return this.#activate("token");
     }
-    if (frame.token !== undefined) return this.#refuse("UNAUTHORIZED", "token authentication is not configured");
+    if (frame.token !== undefined) return this.refuse("UNAUTHORIZED", "token authentication is not configured");
     this.state = "pending";
     const req = this.#ctx.approvals.request(
       this.clientName,
       () => void this.#activate("approval"),
-      () => void this.#refuse("UNAUTHORIZED", "approval request expired"),
+      () => void this.refuse("UNAUTHORIZED", "approval request expired"),
     );
     this.#pending = req;
     this.#ctx.log.warn("OpenUDS client waits for approval", {
@@ -195,6 +228,12 @@ export class UdsConnection {
 
   async #activate(mode: "token" | "approval"): Promise<void> {
     if (this.state === "closed") return;
+    // spec 3 §8: `max_connections` counts operators, i.e. authenticated clients only (issue 14).
+    const max = this.#ctx.config.max_connections;
+    if (this.#ctx.authenticated() >= max) {
+      this.#ctx.log.warn("OpenUDS connection refused: too many connections", { max });
+      return this.refuse("TOO_MANY_CONNECTIONS", `max connections reached (${max})`);
+    }
     this.#pending = null;
     this.state = "active";
     this.sessionId = crypto.randomUUID();

@@ -14,5 +14,5 @@ export * from "./approvals.ts";
 export * from "./events.ts";
 export * from "./queue.ts";
 export { eventFrame, Feeds, logFrame, type StreamName, STREAMS, telemetryFrame } from "./feeds.ts";
-export { AUTH_TIMEOUT_MS, type ConnectionContext, UdsConnection } from "./connection.ts";
+export { AUTH_TIMEOUT_MS, type ConnectionContext, OPENUDS_AUTH_LIMITS, UdsConnection } from "./connection.ts";
 export * from "./server.ts";

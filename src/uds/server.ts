@@ -2,18 +2,26 @@
  * The OpenUDS listener (spec 3 §4.5; Unix only): binds `openuds.socket_path`
  * after removing a stale socket file (never another kind of file, never a
  * socket another process still answers on), sets mode 0660, and admits at
- * most `max_connections` clients; the next one gets an `auth_error` frame
- * and is closed. The game server runs the same with or without clients.
+ * most `max_connections` authenticated clients; the next one to
+ * authenticate gets an `auth_error` frame and is closed. Connections not
+ * authenticated yet do not count against operators (issue 14): they have 5 s
+ * to authenticate and their own bound ({@link MAX_UNAUTHENTICATED}; a
+ * newcomer pushes the oldest out). The game server runs the same with or
+ * without clients.
  *
  * @module
  */
 
 import { dirname } from "node:path";
 import type { ServerOps } from "../ops/mod.ts";
+import { FailureThrottle } from "../util/failure_throttle.ts";
 import type { LogHub } from "../util/log.ts";
 import { PendingApprovals } from "./approvals.ts";
-import { type ConnectionContext, UdsConnection } from "./connection.ts";
+import { type ConnectionContext, OPENUDS_AUTH_LIMITS, UdsConnection } from "./connection.ts";
 import { encodeFrame } from "./framing.ts";
+
+/** Connections not authenticated yet (or waiting for approval) at most; a newcomer pushes the oldest out. */
+export const MAX_UNAUTHENTICATED = 16;
 
 /** The `openuds` configuration section (spec 3 §4.5). */
 export interface OpenUdsConfig {
@@ -103,6 +111,7 @@ export async function startOpenUds(deps: OpenUdsDeps): Promise<OpenUdsHandle> {
       return diff === 0;
     },
     authenticated: () => [...connections].filter((c) => c.state === "active").length,
+    failures: new FailureThrottle(OPENUDS_AUTH_LIMITS),
     closed: (c) => connections.delete(c),
   };
   // The `openuds` section of `runtime.status`, `runtime.actors` and `server.stats` (`openuds_connections`).
@@ -112,6 +121,27 @@ export async function startOpenUds(deps: OpenUdsDeps): Promise<OpenUdsHandle> {
     event_buffer_size: config.event_buffer_size,
     heartbeat_interval_secs: config.heartbeat_interval_secs,
   }));
+  /**
+   * Keeps the unauthenticated connections under {@link MAX_UNAUTHENTICATED}
+   * by closing the oldest one that has not even sent `authenticate`: an
+   * operator's tool authenticates at once, so idle connections cannot keep
+   * it out. Connections waiting for approval stay until they expire; when
+   * they alone fill the bound, false: the newcomer is refused.
+   */
+  const makeRoom = (): boolean => {
+    let waiting = 0;
+    let oldest: UdsConnection | null = null;
+    for (const c of connections) {
+      if (c.state === "active" || c.state === "closed") continue;
+      waiting++;
+      if (c.state === "new") oldest ??= c;
+    }
+    if (waiting < MAX_UNAUTHENTICATED) return true;
+    if (!oldest) return false;
+    log.warn("OpenUDS: too many unauthenticated connections; closing the oldest", { max: MAX_UNAUTHENTICATED });
+    track(oldest.refuse("TOO_MANY_CONNECTIONS", `too many unauthenticated connections (${MAX_UNAUTHENTICATED})`));
+    return true;
+  };
   const track = (p: Promise<void>) => {
     running.add(p);
     void p.finally(() => running.delete(p));
@@ -120,15 +150,13 @@ export async function startOpenUds(deps: OpenUdsDeps): Promise<OpenUdsHandle> {
   const accept = (async () => {
     try {
       for await (const conn of listener) {
-        if (connections.size >= config.max_connections) {
-          // spec 3 §8: 4 connections; the next client is told and closed.
+        if (!makeRoom()) {
           const frame = encodeFrame({
             type: "auth_error",
             code: "TOO_MANY_CONNECTIONS",
-            message: `max connections reached (${config.max_connections})`,
+            message: `too many unauthenticated connections (${MAX_UNAUTHENTICATED})`,
           });
           track(conn.write(frame).then(() => {}, () => {}).finally(() => conn.close()));
-          log.warn("OpenUDS connection refused: too many connections", { max: config.max_connections });
           continue;
         }
         const c = new UdsConnection(conn, ctx);

@@ -74,6 +74,37 @@ function formatValue(value: unknown): string {
   return String(value);
 }
 
+/**
+ * One JSON object per line for log shippers (`log_format: json`): `time`,
+ * `level` and `msg` first and never overridden by a field of the same name
+ * (that one is kept as `field_<name>`); errors as their message, bigints as
+ * decimal text, a value seen twice on one path (a cycle) as `"[circular]"`.
+ * A line is always written, whatever the fields hold.
+ */
+function jsonLine(time: number, level: LogLevel, msg: string, fields: LogFields): string {
+  const record: Record<string, unknown> = { time: new Date(time).toISOString(), level, msg };
+  for (const [k, v] of Object.entries(fields)) {
+    if (v !== undefined) record[k in record ? `field_${k}` : k] = v;
+  }
+  const ancestors: object[] = [];
+  const replacer = function (this: unknown, _key: string, value: unknown): unknown {
+    if (value instanceof Error) return value.message;
+    if (typeof value === "bigint") return value.toString();
+    if (typeof value !== "object" || value === null) return value;
+    // `this` is the object holding `value`: drop the ancestors that are no longer on the path.
+    while (ancestors.length && ancestors.at(-1) !== this) ancestors.pop();
+    if (ancestors.includes(value)) return "[circular]";
+    ancestors.push(value);
+    return value;
+  };
+  try {
+    return escapeJsonControls(JSON.stringify(record, replacer));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return escapeJsonControls(JSON.stringify({ time: record.time, level, msg, log_error: reason }));
+  }
+}
+
 const encoder = new TextEncoder();
 
 function stdoutSink(line: string): void {
@@ -141,10 +172,7 @@ export class LogHub {
     const seq = ++this.#seq;
     let line: string;
     if (this.#format === "json") {
-      line = escapeJsonControls(JSON.stringify(
-        { time: new Date(time).toISOString(), level, msg, ...fields },
-        (_k, v) => v instanceof Error ? v.message : v,
-      ));
+      line = jsonLine(time, level, msg, fields);
     } else {
       // Messages may embed user text: escapes are shown, not obeyed (line breaks the caller meant stay).
       const shown = escapeControlChars(msg);

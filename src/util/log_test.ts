@@ -50,3 +50,32 @@ Deno.test("LogHub json lines escape C1 controls too", () => {
   equal(hasControlChars(lines[0]!), false);
   equal((JSON.parse(lines[0]!) as { name: string }).name, "a\x9bb\x1bc");
 });
+
+Deno.test("LogHub json lines keep time, level and msg, and survive bigints and cycles", () => {
+  const lines: string[] = [];
+  const hub = new LogHub({ format: "json", sink: (l) => lines.push(l), now: () => Date.UTC(2026, 0, 1) });
+  const cyclic: Record<string, unknown> = { name: "a" };
+  cyclic.self = cyclic;
+  const shared = { n: 1 };
+  hub.logger({ room: "r1" }).warn("odd fields", {
+    level: "error",
+    msg: "forged",
+    big: 12345678901234567890n,
+    cyclic,
+    twice: [shared, shared],
+    error: new Error("boom"),
+  });
+  const parsed = JSON.parse(lines[0]!);
+  deepEqual(parsed, {
+    time: "2026-01-01T00:00:00.000Z",
+    level: "warn",
+    msg: "odd fields",
+    room: "r1",
+    field_level: "error",
+    field_msg: "forged",
+    big: "12345678901234567890",
+    cyclic: { name: "a", self: "[circular]" },
+    twice: [{ n: 1 }, { n: 1 }],
+    error: "boom",
+  });
+});

@@ -48,7 +48,7 @@ export async function startCompanionsStack(more: Record<string, unknown> = {}): 
   const dir = await Deno.makeTempDir({ prefix: "chorus-companions-" });
   const logPath = `${dir}/server.log`;
   await Deno.writeTextFile(logPath, "");
-  const game = startHttpHarness({
+  const game = await startHttpHarness({
     listen: true,
     config: { welcome: { enabled: false, show_time: false, messages: {} } },
   });

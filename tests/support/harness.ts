@@ -12,7 +12,7 @@ import { deepEqual } from "node:assert/strict";
 import { type ClientOptions, connect, type PhiraClient } from "../../src/client/mod.ts";
 import { type Config, defaultConfig } from "../../src/config/mod.ts";
 import { EventBus } from "../../src/events/mod.ts";
-import { type ChartDurationResolver, GameServer } from "../../src/server/mod.ts";
+import { type ChartDurationResolver, GameServer, type TelemetryBudget } from "../../src/server/mod.ts";
 import { createDevApi, type DevApi, devToken, Upstream } from "../../src/upstream/mod.ts";
 import { ManualClock } from "../../src/util/clock.ts";
 import { LogHub } from "../../src/util/log.ts";
@@ -44,6 +44,8 @@ export interface HarnessOptions {
   seed?: number;
   /** Chart duration resolver (default: none, so the fallback duration applies). */
   chartDuration?: ChartDurationResolver;
+  /** Telemetry budget per player (default: the server's); tests that need floods of telemetry raise it. */
+  telemetryBudget?: TelemetryBudget;
   /** Upstream client to use instead of the in-process development API (e.g. real dev upstreams on loopback). */
   upstream?: Upstream;
 }
@@ -87,6 +89,7 @@ export function startHarness(options: HarnessOptions = {}): Harness {
     bus,
     newUuid: () => `00000000-0000-4000-8000-${(++n).toString(16).padStart(12, "0")}`,
     ...(options.chartDuration ? { chartDuration: options.chartDuration } : {}),
+    ...(options.telemetryBudget ? { telemetryBudget: options.telemetryBudget } : {}),
   });
   const port = server.listen().port;
   const clients: PhiraClient[] = [];
@@ -137,6 +140,13 @@ export function startHarness(options: HarnessOptions = {}): Harness {
     },
   };
 }
+
+/** A telemetry budget no test flood reaches, for tests about something else (queues, gates). */
+export const UNLIMITED_TELEMETRY: TelemetryBudget = {
+  touches: { messagesPerSec: 1e9, itemsPerSec: 1e12 },
+  judges: { messagesPerSec: 1e9, itemsPerSec: 1e12 },
+  burstSecs: 1,
+};
 
 /** The dev token of user `id`. */
 export { devToken };

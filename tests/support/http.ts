@@ -36,7 +36,7 @@ export interface HttpHarnessOptions extends HarnessOptions {
 }
 
 /** Starts the game-server harness and the HTTP app on it. */
-export function startHttpHarness(o: HttpHarnessOptions = {}): HttpHarness {
+export async function startHttpHarness(o: HttpHarnessOptions = {}): Promise<HttpHarness> {
   const h = startHarness(o);
   const config = { ...defaultConfig(), monitors: [9, 10], admin_password: ADMIN_PASSWORD, ...o.httpConfig };
   const deps = {
@@ -48,7 +48,7 @@ export function startHttpHarness(o: HttpHarnessOptions = {}): HttpHarness {
   let service: HttpService | null = null;
   let http: HttpApp;
   if (o.listen) {
-    service = startHttp(deps, { hostname: "127.0.0.1", port: 0, trustedPort: o.trusted ? 0 : null });
+    service = await startHttp(deps, { hostname: "127.0.0.1", port: 0, trustedPort: o.trusted ? 0 : null });
     http = service.http;
   } else http = createHttpApp(deps);
   const close = h.close;

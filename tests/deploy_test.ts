@@ -1,0 +1,161 @@
+/**
+ * The deployment kit (`deploy/`): the systemd units pass `systemd-analyze
+ * verify`, the source unit runs `main.ts` with exactly the permission flags
+ * of `deno task start`, the units keep the stop and restart contract of
+ * the server (SIGTERM, exit 75 after a self-update), the nginx sample
+ * passes `nginx -t`, and the container image runs as a non-root user with
+ * the data directory as a volume. Tools that are absent are reported as
+ * skipped with the reason.
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { EXIT_RESTART } from "../src/update/mod.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const UNITS = ["chorus.service", "chorus-deno.service", "chorus@.service"];
+const read = (name: string) => Deno.readTextFileSync(`${ROOT}deploy/${name}`);
+
+function which(tool: string): string | null {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":").concat(["/usr/sbin", "/usr/bin"])) {
+    try {
+      const path = `${dir}/${tool}`;
+      if (Deno.statSync(path).isFile) return path;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** `Key=value` lines of a unit's section. */
+function directives(unit: string, section: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  let current = "";
+  for (const line of unit.split("\n")) {
+    const header = /^\[(.+)\]$/.exec(line.trim());
+    if (header) current = header[1]!;
+    else if (current === section && /^[A-Za-z]+=/.test(line)) {
+      const i = line.indexOf("=");
+      out.set(line.slice(0, i), [...(out.get(line.slice(0, i)) ?? []), line.slice(i + 1)]);
+    }
+  }
+  return out;
+}
+
+const analyzer = which("systemd-analyze");
+Deno.test({
+  name: analyzer ? "systemd units pass systemd-analyze verify" : "systemd units (skipped: systemd-analyze not found)",
+  ignore: !analyzer,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "chorus-units-" });
+    try {
+      // The analyzer checks that ExecStart's program exists: point it at stand-ins in the temporary directory.
+      const bin = `${dir}/chorus`;
+      await Deno.writeTextFile(bin, "#!/bin/sh\n", { mode: 0o755 });
+      for (const unit of UNITS) {
+        const text = read(unit).replaceAll("/opt/chorus/chorus", bin).replaceAll("/usr/bin/deno", Deno.execPath());
+        await Deno.writeTextFile(`${dir}/${unit}`, text);
+        const target = unit.includes("@") ? unit.replace("@", "@proxy") : unit;
+        const out = await new Deno.Command(analyzer!, {
+          args: ["verify", "--man=no", `${dir}/${target}`],
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        const said = (new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr)).trim();
+        equal(out.code, 0, `${unit}: ${said}`);
+        equal(said, "", `${unit}: the analyzer has nothing to say`);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("the units keep the server's stop and restart contract", () => {
+  for (const unit of UNITS) {
+    const service = directives(read(unit), "Service");
+    deepEqual(service.get("KillSignal"), ["SIGTERM"], unit);
+    deepEqual(service.get("Restart"), ["on-failure"], unit);
+    deepEqual(service.get("StandardInput"), ["null"], `${unit}: unattended`);
+    deepEqual(service.get("NoNewPrivileges"), ["yes"], unit);
+    equal(service.get("MemoryDenyWriteExecute"), undefined, `${unit}: V8's JIT needs W+X memory`);
+    ok(Number(service.get("TimeoutStopSec")?.[0]) > 15, `${unit}: longer than graceful_shutdown_timeout`);
+  }
+  const binary = directives(read("chorus.service"), "Service");
+  deepEqual(binary.get("RestartForceExitStatus"), [String(EXIT_RESTART)], "restart after a self-update");
+  ok(binary.get("ReadWritePaths")?.[0]?.includes("/opt/chorus"), "self-update may replace the binary");
+});
+
+Deno.test("the source unit runs main.ts with the permission flags of deno task start", () => {
+  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
+  const words = tasks.start!.split(/\s+/);
+  const taskFlags = words.slice(2, words.indexOf("main.ts"));
+  const exec = directives(read("chorus-deno.service"), "Service").get("ExecStart")![0]!.split(/\s+/);
+  const unitFlags = exec.slice(2, exec.indexOf("main.ts")).filter((f) => f.startsWith("--allow"));
+  deepEqual(unitFlags, taskFlags);
+  deepEqual(exec.slice(exec.indexOf("main.ts") + 1, exec.indexOf("main.ts") + 3), ["start", "--no-cli"]);
+});
+
+Deno.test("the container image runs unprivileged with the data directory as a volume", () => {
+  const file = read("Containerfile");
+  ok(/^USER deno$/m.test(file), "non-root user");
+  ok(/^VOLUME \["\/data"\]$/m.test(file), "data volume");
+  ok(/PM_DATA_DIR=\/data/.test(file));
+  const entry = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(file)![1]!) as string[];
+  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
+  const words = tasks.start!.split(/\s+/);
+  deepEqual(entry.filter((w) => w.startsWith("--allow")), words.slice(2, words.indexOf("main.ts")));
+  // Every file the server loads at run time is copied into the image.
+  for (const path of ["src/", "static/", "main.ts", "deno.lock"]) ok(file.includes(path), path);
+});
+
+const nginx = which("nginx");
+Deno.test({
+  name: nginx ? "the nginx sample passes nginx -t" : "the nginx sample (skipped: nginx not found)",
+  ignore: !nginx,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "chorus-nginx-" });
+    try {
+      // A self-signed certificate stands in for Let's Encrypt's.
+      const cert = await new Deno.Command("openssl", {
+        args: ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=test"]
+          .concat(["-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`]),
+        stdout: "null",
+        stderr: "null",
+      }).output();
+      ok(cert.success, "openssl made a certificate");
+      const site = read("nginx.conf")
+        .replace(/\/etc\/letsencrypt\/live\/[a-z.]+\/fullchain\.pem/g, `${dir}/cert.pem`)
+        .replace(/\/etc\/letsencrypt\/live\/[a-z.]+\/privkey\.pem/g, `${dir}/key.pem`);
+      await Deno.writeTextFile(`${dir}/chorus.conf`, site);
+      const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `${t}_temp_path ${dir};`).join(" ");
+      await Deno.writeTextFile(
+        `${dir}/nginx.conf`,
+        `pid ${dir}/nginx.pid; error_log ${dir}/error.log; events {} ` +
+          `http { access_log off; ${temp} include ${dir}/chorus.conf; }\n`,
+      );
+      const out = await new Deno.Command(nginx!, {
+        args: ["-t", "-q", "-c", `${dir}/nginx.conf`, "-p", dir],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("the reverse-proxy samples pass streams through unbuffered with long timeouts", () => {
+  const nginxConf = read("nginx.conf");
+  const servers = nginxConf.split(/\nserver \{/).slice(2); // the three TLS servers
+  equal(servers.length, 3);
+  for (const server of servers) {
+    for (const must of ["proxy_buffering off;", "proxy_read_timeout 1h;", "proxy_set_header Upgrade $http_upgrade;"]) {
+      ok(server.includes(must), `${must} in ${server.slice(0, 80)}`);
+    }
+  }
+  ok(/location = \/metrics \{[^}]*deny all;/.test(nginxConf), "nginx keeps /metrics private");
+  const caddy = read("Caddyfile");
+  equal(caddy.match(/flush_interval -1/g)?.length, 3, "Caddy flushes every stream at once");
+  ok(caddy.includes("respond @metrics 403"), "Caddy keeps /metrics private");
+});
