@@ -289,11 +289,14 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   });
   for (const op of updateOps(updater)) ops.register(op, "update");
   // `GET /metrics`: read at scrape time from the server's own counters (no work per message).
+  // The plugin host, once started (after HTTP: it registers routes into the port's registries).
+  let plugins: PluginSystem | null = null;
   const metrics = new ServerMetrics({
     core: server.core,
     version,
     persistence,
     commands: () => commandCounter.snapshot(),
+    plugins: () => plugins?.host.list().map((p) => ({ state: p.state.toLowerCase() })) ?? [],
     update: () => {
       const s = updater.state;
       return { available: s.latest !== null && s.lastCheck?.outcome === "newer", pending: s.pending !== null };
@@ -305,7 +308,6 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   // The plugin host registers routes and streams into the HTTP port's registries (spec 1 §4.3).
   const routes = new RouteRegistry();
   const streams = new SseRegistry();
-  let plugins: PluginSystem | null = null;
   let accounts: { close(): Promise<void> } | null = null;
   const ready = (async () => {
     await updater.start();
