@@ -34,6 +34,7 @@ export function withLegacyDefaults(loaded: LoadedConfig): LoadedConfig {
 }
 
 /** What legacy mode changes in the game server's start-up. */
-export function legacyMode(): Pick<StartOptions, "http" | "registry" | "attach"> {
-  return { http: false, registry: createLegacyRegistry, attach: (parts) => attachLegacy(parts) };
+export function legacyMode(): Pick<StartOptions, "http" | "wasmPlugins" | "registry" | "attach"> {
+  // plugins_dir holds Lua plugins here: the WebAssembly host stays off.
+  return { http: false, wasmPlugins: false, registry: createLegacyRegistry, attach: (parts) => attachLegacy(parts) };
 }

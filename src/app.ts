@@ -18,7 +18,8 @@ import { ChartDurationCache, resolveChartDuration } from "./chart/mod.ts";
 import { ConsoleLogSink, type ConsoleRegistry, createRegistry, startConsole } from "./console/mod.ts";
 import { type Config, loadConfig, type LoadedConfig, productionSummary } from "./config/mod.ts";
 import { EventBus, logRoomEvents } from "./events/mod.ts";
-import { adminPasswordProblem, listenOptionsOf, startHttp } from "./http/mod.ts";
+import { adminPasswordProblem, listenOptionsOf, RouteRegistry, SseRegistry, startHttp } from "./http/mod.ts";
+import { type ConsoleCommands, type PluginSystem, startPlugins } from "./plugins/mod.ts";
 import { InProcessBenchmarks } from "./load/mod.ts";
 import { CommandCounter, ServerMetrics } from "./metrics/mod.ts";
 import { configSecrets, createErrorReporter, type ErrorReporter } from "./reporting/mod.ts";
@@ -115,6 +116,8 @@ export interface StartOptions {
   logSink?: (line: string, record: LogRecord) => void;
   /** Serve the HTTP API of document 1 on `http_port` (default true; legacy mode serves its own API there). */
   http?: boolean;
+  /** Run the WebAssembly plugin host over `plugins_dir` (default true; legacy mode runs Lua plugins there instead). */
+  wasmPlugins?: boolean;
   /** Builds the console's command registry (default: every built-in command; legacy mode: the legacy console). */
   registry?: (ops: ServerOps) => ConsoleRegistry;
   /**
@@ -203,6 +206,20 @@ async function restoreRooms(
     restored++;
   }
   if (restored) log.info("persistent rooms restored", { rooms: restored });
+}
+
+/** Plugin handlers as console commands (group `Plugins`), their words passed as the arguments. */
+function consoleCommands(registry: ReturnType<typeof createRegistry>): ConsoleCommands {
+  return {
+    add: (command) =>
+      registry.register({
+        name: command.name,
+        args: [{ name: "args", kind: "words", optional: true }],
+        help: command.help,
+        group: "Plugins",
+        run: (args) => command.run(args.words("args")),
+      }),
+  };
 }
 
 /** Starts the server described by `loaded`. */
@@ -307,11 +324,14 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   });
   for (const op of updateOps(updater)) ops.register(op, "update");
   // `GET /metrics`: read at scrape time from the server's own counters (no work per message).
+  // The plugin host, once started (after HTTP: it registers routes into the port's registries).
+  let plugins: PluginSystem | null = null;
   const metrics = new ServerMetrics({
     core: server.core,
     version,
     persistence,
     commands: () => commandCounter.snapshot(),
+    plugins: () => plugins?.host.list().map((p) => ({ state: p.state.toLowerCase() })) ?? [],
     update: () => {
       const s = updater.state;
       return { available: s.latest !== null && s.lastCheck?.outcome === "newer", pending: s.pending !== null };
@@ -320,6 +340,9 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
 
   let http: { close(): Promise<void> } | null = null;
   let terminal: { close(): Promise<void> } | null = null;
+  // The plugin host registers routes and streams into the HTTP port's registries (spec 1 §4.3).
+  const routes = new RouteRegistry();
+  const streams = new SseRegistry();
   let accounts: { close(): Promise<void> } | null = null;
   let attached: AppAttachment | null = null;
   const ready = (async () => {
@@ -361,6 +384,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
       shuttingDown: () => server.core.shuttingDown,
       persistence: () => persistence.status(),
       now: () => clock.now(),
+      plugins: () => plugins?.health() ?? null,
     });
     // `/chart/{id}` for the spectator page (issue 19); the service opens on the first request.
     const chart = gameChartHandler({ config, upstream, clock, log, server });
@@ -375,9 +399,31 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
           ops,
           metrics,
           chart,
+          routes,
+          streams,
         }, listen), clock)
       : null;
     http = httpService;
+    // Plugins load while the ports already listen; start-up is complete (and `/health/ready` ready) once they have
+    // loaded or failed — compiling a new plugin file takes seconds, a cached one a fraction of a second.
+    if (options.wasmPlugins ?? true) {
+      plugins = startPlugins({
+        pluginsDir: config.plugins_dir,
+        dataDir: `${config.data_dir}/plugins`,
+        cacheDir: config.wasm_runtime.cache_dir || `${config.data_dir}/plugin-cache`,
+        limits: config.wasm_runtime,
+        secret: config.service_secret_key,
+        ops,
+        bus,
+        core: server.core,
+        routes,
+        streams,
+        commands: consoleCommands(registry),
+        clock,
+        log,
+      });
+      await plugins.started;
+    }
     // The account backend mounted in this process (spec 2 §1.1), loaded only when switched on.
     if (config.accounts.enabled) {
       const { mountAccounts } = await import("./accounts/mount.ts");
@@ -444,6 +490,8 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
         "front ends",
         Promise.all([terminal?.close(), uds?.close(), http?.close(), accounts?.close(), attached?.close()]),
       );
+      // Plugins' cleanup may still act on the server: before the game server stops.
+      await step("plugins", plugins?.stop() ?? Promise.resolve());
       // The game server may use what is left but a reserve, so that the
       // store's final flush still fits in the budget.
       const reserve = Math.min(STORE_STOP_RESERVE_MS, (config.graceful_shutdown_timeout * 1000) / 4);

@@ -23,6 +23,14 @@ export interface ReadinessSources {
   persistence(): PersistenceHealth;
   /** Milliseconds now (the server clock). */
   now(): number;
+  /**
+   * The plugin host, when there is one: not ready while the plugins found at
+   * start-up are still loading (their routes and streams are not there yet);
+   * its states are shown in the body either way (null: no plugins, nothing
+   * shown). A plugin in Error does not make the server unready: the game goes
+   * on without it.
+   */
+  plugins?(): { starting: boolean; summary: Readonly<Record<string, unknown>> } | null;
 }
 
 /** Issue text while the store is unreachable. */
@@ -62,6 +70,8 @@ export function appReadiness(sources: ReadinessSources): () => HealthStatus {
         } s (records are kept in memory only)`,
       );
     }
-    return { ready: issues.length === 0, issues };
+    const plugins = sources.plugins?.();
+    if (plugins?.starting) issues.push("plugins are starting");
+    return { ready: issues.length === 0, issues, ...(plugins ? { details: { plugins: plugins.summary } } : {}) };
   };
 }

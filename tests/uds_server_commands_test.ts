@@ -299,7 +299,7 @@ Deno.test("openuds plugin commands validate and say the plugin host is not avail
   ) {
     deepEqual(await a.fail(cmd, params), {
       code: "UNAVAILABLE",
-      message: "the plugin host is not part of this build yet",
+      message: "the plugin host is not running in this process",
     });
   }
   equal((await a.fail("plugin.enable", {})).code, "INVALID_ARGUMENT");

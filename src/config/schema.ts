@@ -101,7 +101,10 @@ const WelcomeSchema = section({
 const WasmRuntimeSchema = section({
   max_memory_mb: key(intIn(1, 4096).default(64), "Linear memory limit per plugin (MiB)."),
   max_stack_bytes: key(intIn(65536, 268_435_456).default(2097152), "Stack limit per plugin (bytes)."),
-  fuel_per_call: key(capacity(1e12).default(10000000), "Instruction budget per call."),
+  fuel_per_call: key(
+    capacity(1e12).default(10000000),
+    "Instruction budget per call (not metered here: call_timeout_ms bounds each call).",
+  ),
   call_timeout_ms: key(intIn(1, 600_000).default(2000), "Wall-clock limit per call (ms)."),
   init_timeout_ms: key(intIn(1, 600_000).default(10000), "Wall-clock limit for plugin init (ms)."),
   max_event_concurrency: key(intIn(1, 1024).default(8), "Events delivered to plugins at once."),
@@ -110,6 +113,7 @@ const WasmRuntimeSchema = section({
   max_http_response_bytes: key(capacity(1_073_741_824).default(2097152), "Largest plugin HTTP response (bytes)."),
   max_file_bytes: key(capacity(1_073_741_824).default(4194304), "Largest plugin data file (bytes)."),
   allow_private_network: key(bool().default(false), "Let plugins reach loopback/private addresses."),
+  cache_dir: key(text().default(""), "Compiled plugins (by content hash); empty = <data_dir>/plugin-cache."),
 }, "wasm_runtime");
 
 /** Self-update section (spec 3 §5.4). */

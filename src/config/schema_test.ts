@@ -71,6 +71,7 @@ Deno.test("defaultConfig has the documented defaults", () => {
     max_http_response_bytes: 2097152,
     max_file_bytes: 4194304,
     allow_private_network: false,
+    cache_dir: "",
   });
   assert.deepEqual(c.update, { manifest_url: null, auto: false, check_interval_secs: 3600, min_idle_minutes: 10 });
 });

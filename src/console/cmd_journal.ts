@@ -2,22 +2,19 @@
  * Journal tools and subsystems that live elsewhere (spec 3 §4.2): `wal
  * inspect`, `dead-letter list|replay` (durable store), `benchmark`
  * (in-process load test; the `test.run_benchmark` operation, whose grammar
- * the benchmark itself owns), and `plugin`, `extension`, `update`, which say
- * plainly that their subsystem is not part of this process yet.
+ * the benchmark itself owns). Plugins: `cmd_plugins.ts`; self-update: its
+ * own commands.
  *
  * @module
  */
 
-import { type StoredDeadLetter, unavailable } from "../ops/mod.ts";
+import type { StoredDeadLetter } from "../ops/mod.ts";
 import type { CommandCall, CommandSpec } from "./registry.ts";
 import { fmtTime, kvLines } from "./text.ts";
 
 /** Bounds of the simple `benchmark [dur_s] [rooms]` form (the benchmark's own parser checks them again). */
 const MAX_BENCH_SECS = 3600;
 const MAX_BENCH_ROOMS = 5000;
-
-/** Placeholders that a plugin host replaces with `registry.unregister(name)` + `register`. */
-export const PLACEHOLDER_COMMANDS = ["plugin", "extension"] as const;
 
 /** The record type (`t`) of a journaled body, or `unparseable`. */
 export function recordType(body: string): string {
@@ -97,20 +94,6 @@ export function journalCommands(benchmarkUsage = "run fixed|ramp [options]"): Co
       group,
       run: (args, call) =>
         bench(call, [args.optInt("dur_s"), args.optInt("rooms")].flatMap((v) => v === undefined ? [] : [String(v)])),
-    },
-    {
-      name: "plugin",
-      args: [{ name: "subcommand", kind: "text", optional: true }],
-      help: "plugins: list|enable|disable|remove|reload|info|call",
-      group,
-      run: () => unavailable("the plugin host is not part of this build yet"),
-    },
-    {
-      name: "extension",
-      args: [{ name: "subcommand", kind: "text", optional: true }],
-      help: "extension data: list|get",
-      group,
-      run: () => unavailable("extension data needs the plugin host, which is not part of this build yet"),
     },
   ];
 }

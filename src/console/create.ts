@@ -9,6 +9,7 @@
 
 import type { OpsServices, ServerOps } from "../ops/mod.ts";
 import { journalCommands } from "./cmd_journal.ts";
+import { pluginCommands } from "./cmd_plugins.ts";
 import { opCommands } from "./cmd_op.ts";
 import { roomSetCommand } from "./cmd_room_set.ts";
 import { roomCommands } from "./cmd_rooms.ts";
@@ -60,6 +61,7 @@ export function createRegistry(ops: ServerOps): ConsoleRegistry {
       ...roomCommands(),
       roomSetCommand(),
       ...journalCommands(ops.context.deps.benchmark?.usage),
+      ...pluginCommands(),
       ...updateCommands(),
       ...opCommands(ops),
     ]

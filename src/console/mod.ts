@@ -14,7 +14,6 @@ export * from "./create.ts";
 export { checkMessage } from "./cmd_users.ts";
 export { parseCreateOptions } from "./cmd_rooms.ts";
 export { ROOM_SET_FIELDS, roomSet } from "./cmd_room_set.ts";
-export { PLACEHOLDER_COMMANDS } from "./cmd_journal.ts";
 export { jsonLines, opArgs } from "./cmd_op.ts";
 export * from "./keys.ts";
 export * from "./line_editor.ts";

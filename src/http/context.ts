@@ -54,6 +54,8 @@ export interface HealthStatus {
   readonly ready: boolean;
   /** Why not ready (e.g. `store unreachable: records wait in the journal`). */
   readonly issues: readonly string[];
+  /** More to show in the probe's body whatever the answer (the plugin host's states). */
+  readonly details?: Readonly<Record<string, unknown>>;
 }
 
 /** Everything the HTTP service needs. */

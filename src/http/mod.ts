@@ -20,12 +20,14 @@ export { adminPasswordProblem, createHttpApp, type HttpApp } from "./app.ts";
 export { type HttpService, type ListenOptions, listenOptionsOf, startHttp } from "./serve.ts";
 export type { HealthStatus, HttpConfig, HttpDeps, HttpEnv, HttpOptions } from "./context.ts";
 export {
+  normalizeRoutePath,
   type PluginReply,
   type PluginRequest,
   type PluginRoute,
   type PluginRouteHandler,
   RouteRegistry,
 } from "./route_registry.ts";
+export { BASIC_STREAM_PATH, registerBasicStream } from "./routes_streams.ts";
 export {
   type KeepAliveStyle,
   type SseInput,

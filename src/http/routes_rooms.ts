@@ -132,8 +132,8 @@ export function healthRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
   app.get("/health/ready", (c) => {
     const status = ctx.health();
     return status.ready
-      ? c.json({ status: "ready" })
-      : c.json({ status: "not ready", issues: [...status.issues] }, 503);
+      ? c.json({ status: "ready", ...status.details })
+      : c.json({ status: "not ready", issues: [...status.issues], ...status.details }, 503);
   });
 }
 

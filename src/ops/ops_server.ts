@@ -48,12 +48,14 @@ export function serverOps(): ServerOp[] {
       permission: "state.read",
       run: (_a, { context: s }) => {
         const c = s.counts();
-        const openuds = s.statusSections().openuds;
+        const sections = s.statusSections();
+        const openuds = sections.openuds;
+        const plugins = sections.plugins as { enabled?: number } | undefined;
         return {
           users_online: c.users,
           active_rooms: c.rooms,
           active_sessions: c.sessions,
-          loaded_plugins: null,
+          loaded_plugins: plugins ? plugins.enabled ?? 0 : null,
           port: port(s),
           uptime_secs: s.uptimeSecs(),
           server_name: s.core.ctx.config.server_name,

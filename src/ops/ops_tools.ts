@@ -11,17 +11,24 @@ import { z } from "zod";
 import { type ServerOp, serverOp } from "./server_op.ts";
 import { OpsError, unavailable } from "./errors.ts";
 import { p } from "./params.ts";
+import type { Permission } from "./actor.ts";
 
 /** Said by the `plugin.*` placeholders. */
-export const NO_PLUGINS = "the plugin host is not part of this build yet";
+export const NO_PLUGINS = "the plugin host is not running in this process";
 
 /** The benchmark and the plugin placeholders. */
 export function toolOps(): ServerOp[] {
-  const plugin = (name: string, shape: z.ZodRawShape, summary: string, mutates = true) =>
+  const plugin = (
+    name: string,
+    shape: z.ZodRawShape,
+    summary: string,
+    mutates = true,
+    permission: Permission = "operator",
+  ) =>
     serverOp({
       name,
       summary,
-      permission: "operator",
+      permission,
       mutates,
       params: shape,
       run: () => unavailable(NO_PLUGINS),
@@ -65,6 +72,18 @@ export function toolOps(): ServerOp[] {
       "plugin.call",
       { name: p.text(128), method: p.text(128), args: z.array(z.unknown()).optional() },
       "call a plugin's on-api method",
+    ),
+    plugin("extension.list", {}, "extension data: users and rooms holding values, and the keys in use", false, "ext"),
+    plugin(
+      "extension.get",
+      {
+        scope: z.enum(["user", "room", "global"]),
+        id: z.union([z.string(), z.number()]).optional(),
+        key: z.string().optional(),
+      },
+      "extension values of a user, a room or the server",
+      false,
+      "ext",
     ),
   ];
 }
