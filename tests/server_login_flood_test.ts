@@ -92,6 +92,23 @@ Deno.test("2,000 junk logins from one IPv4 address and one IPv6 /64 leave room f
   await server.shutdown();
 });
 
+Deno.test("loopback has no per-address share: a local forwarder's clients are bounded by max_pending_auth only", async () => {
+  const { server, clock, upstream } = startServer();
+  const perAddress = server.core.ctx.config.max_pending_auth_per_ip;
+  const local = Array.from(
+    { length: perAddress * 3 },
+    (_, i) => login(server, `local-${i}`, i % 2 ? "::1" : "127.0.0.1"),
+  );
+  await settle(20);
+  equal(upstream.calls, perAddress * 3, "every loopback login reached the upstream");
+  equal(server.core.counters.values.auth_rejected_address_busy ?? 0, 0);
+  clock.advance(4000);
+  await settle(20);
+  equal(server.core.pendingAuth, 0);
+  equal(local.every((l) => l.conn.commands()[0]?.type === "Authenticate"), true);
+  await server.shutdown();
+});
+
 Deno.test("a rejected token is remembered briefly: repeating it costs no upstream call until it expires", async () => {
   const { server, clock, upstream } = startServer();
   const first = login(server, "junk-same", "203.0.113.7");

@@ -215,7 +215,7 @@ export const ConfigSchema = z.object({
   max_pending_auth: key(capacity().default(256), "Sessions waiting for authentication."),
   max_pending_auth_per_ip: key(
     capacity().default(8),
-    "Sessions of one address waiting for authentication (IPv6: one /64).",
+    "Sessions of one address waiting for authentication (IPv6: one /64; loopback is not limited per address).",
   ),
   play_history_cache_size: key(intIn(0, 100000).default(100), "Rounds kept per room in memory; 0 = none."),
   chat_history_limit: key(intIn(0, 100000).default(50), "Chat messages kept per room; 0 = none."),

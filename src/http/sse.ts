@@ -14,7 +14,7 @@
  */
 
 import type { BusItem, DomainEvent, Subscription } from "../events/mod.ts";
-import { addressGroup } from "../net/mod.ts";
+import { addressGroup, isLoopbackAddress } from "../net/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import { jsonError } from "./errors.ts";
 
@@ -54,11 +54,6 @@ export function defaultClientShare(limit: number): number {
   return Math.max(4, Math.floor(limit / 32));
 }
 
-/** True for 127.0.0.0/8 and ::1 (canonical forms, as client addresses reach the HTTP app). */
-function isLoopback(ip: string): boolean {
-  return ip === "::1" || ip.startsWith("127.");
-}
-
 /** Why a stream may not open: every slot is taken, or its client has its share. */
 export type StreamRefusal = "full" | "client-full";
 
@@ -90,7 +85,7 @@ export class StreamTracker {
   /** Why a stream of `ip` could not open now, or null when it could. */
   refusal(ip: string): StreamRefusal | null {
     if (this.#open.size >= this.limit) return "full";
-    if (isLoopback(ip)) return null;
+    if (isLoopbackAddress(ip)) return null;
     return (this.#byClient.get(addressGroup(ip)) ?? 0) >= this.perClient ? "client-full" : null;
   }
 

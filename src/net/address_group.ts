@@ -29,3 +29,13 @@ export function addressGroup(ip: string): string {
   prefix.set(bytes.subarray(0, 8));
   return `${formatIp(prefix)}/64`;
 }
+
+/**
+ * True for 127.0.0.0/8 and ::1 in canonical form: this host. Per-address
+ * shares do not apply to it — a local forwarder without the PROXY protocol
+ * makes every client look like loopback, and a share would throttle them all
+ * together; the global bounds still do.
+ */
+export function isLoopbackAddress(ip: string): boolean {
+  return ip === "::1" || ip.startsWith("127.");
+}

@@ -6,7 +6,8 @@
  *
  * - logins in flight per client address (`max_pending_auth_per_ip`; an
  *   IPv6 /64 is one client, `addressGroup`), so one client takes its share
- *   only;
+ *   only; loopback has no share of its own (`isLoopbackAddress`: a local
+ *   forwarder without the PROXY protocol shows every client as loopback);
  * - tokens the upstream rejected (HTTP 401/403: a definitive answer, unlike
  *   a timeout or a 5xx) are remembered for {@link REJECTED_TOKEN_TTL_MS}, by
  *   their SHA-256 only, in a bounded LRU: the same junk again is answered at
@@ -18,12 +19,15 @@
  * @module
  */
 
-import { addressGroup } from "../net/mod.ts";
+import { addressGroup, isLoopbackAddress } from "../net/mod.ts";
 
 /** How long a rejected token is remembered (ms): long enough to absorb a flood, short enough to forget a typo. */
 export const REJECTED_TOKEN_TTL_MS = 30_000;
 /** Rejected tokens remembered at most (least recently rejected first out): 4096 × ~100 B. */
 export const REJECTED_TOKEN_CAPACITY = 4096;
+
+/** The key of loopback logins, which are not counted per address. */
+const LOOPBACK = "loopback";
 
 /** True when an upstream error is its definitive refusal of the token (not an outage). */
 export function isTokenRejection(error: unknown): boolean {
@@ -50,6 +54,7 @@ export class LoginAdmission {
    * returns the key to {@link leave} with, or null when refused.
    */
   enter(ip: string, limit: number): string | null {
+    if (isLoopbackAddress(ip)) return LOOPBACK;
     const key = addressGroup(ip);
     const n = this.#pending.get(key) ?? 0;
     if (n >= limit) return null;
@@ -59,6 +64,7 @@ export class LoginAdmission {
 
   /** Ends a login counted by {@link enter}. */
   leave(key: string): void {
+    if (key === LOOPBACK) return;
     const n = (this.#pending.get(key) ?? 1) - 1;
     if (n > 0) this.#pending.set(key, n);
     else this.#pending.delete(key);

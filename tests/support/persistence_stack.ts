@@ -13,7 +13,7 @@ import { connect, type PhiraClient } from "../../src/client/mod.ts";
 import { type Config, defaultConfig } from "../../src/config/mod.ts";
 import { EventBus } from "../../src/events/mod.ts";
 import { openPersistence, type Persistence, type PersistenceOptions } from "../../src/persistence/mod.ts";
-import { GameServer } from "../../src/server/mod.ts";
+import { GameServer, type TelemetryBudget } from "../../src/server/mod.ts";
 import { createDevApi, devToken, Upstream } from "../../src/upstream/mod.ts";
 import { ManualClock } from "../../src/util/clock.ts";
 import { LogHub } from "../../src/util/log.ts";
@@ -37,6 +37,8 @@ export interface StackOptions extends Partial<Omit<PersistenceOptions, "config" 
   readonly dataDir: string;
   readonly config?: Partial<Config>;
   readonly clock?: ManualClock;
+  /** The per-player telemetry budget of the wire (default the server's; tests of the store's own cap lift it). */
+  readonly telemetryBudget?: TelemetryBudget;
 }
 
 /** Makes fresh data directories from one template holding an initialized embedded database. */
@@ -93,10 +95,20 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     random: new SeededRandom(7),
   });
   const bus = new EventBus(() => clock.now());
-  const { dataDir: _d, config: _c, clock: _k, ...seams } = o;
+  const { dataDir: _d, config: _c, clock: _k, telemetryBudget, ...seams } = o;
   const persistence = await openPersistence({ config, clock, log, bus, ...seams });
   const { bans, loginJournal } = persistence;
-  const server = new GameServer({ config, clock, random: new SeededRandom(1), log, upstream, bus, bans, loginJournal });
+  const server = new GameServer({
+    config,
+    clock,
+    random: new SeededRandom(1),
+    log,
+    upstream,
+    bus,
+    bans,
+    loginJournal,
+    ...(telemetryBudget ? { telemetryBudget } : {}),
+  });
   await persistence.attachCore(server.core);
   const port = server.listen().port;
   const clients: PhiraClient[] = [];
