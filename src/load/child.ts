@@ -24,7 +24,12 @@ const TAIL_LINES = 40;
 
 /** Starts `deno <args>` in `cwd`, with `env` added to the environment. */
 export function spawnDeno(args: string[], cwd: string, env: Record<string, string> = {}): Child {
-  const child = new Deno.Command(Deno.execPath(), {
+  return spawnProgram(Deno.execPath(), args, cwd, env);
+}
+
+/** Starts `program <args>` in `cwd`, with `env` added to the environment. */
+export function spawnProgram(program: string, args: string[], cwd: string, env: Record<string, string> = {}): Child {
+  const child = new Deno.Command(program, {
     args,
     cwd,
     env,

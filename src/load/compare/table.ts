@@ -1,0 +1,157 @@
+/**
+ * The comparison's tables as Markdown (aligned as `deno fmt` writes them, so
+ * they paste into BENCHMARKS.md unchanged): idle sessions, relay at
+ * `--rooms`, relay at `--big-rooms`.
+ *
+ * @module
+ */
+
+import type { CompareOptions, ServerKind } from "./args.ts";
+import type { IdleFigures, Latency, RelayFigures } from "./figures.ts";
+
+/** Everything measured on one server. */
+export interface ServerResult {
+  readonly kind: ServerKind;
+  readonly label: string;
+  idle?: IdleFigures;
+  relay?: RelayFigures;
+  big?: RelayFigures;
+  /** Phases that failed, with why. */
+  readonly failures: string[];
+}
+
+/** Renders rows under a header as an aligned Markdown table. */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(3, h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]) => `| ${widths.map((w, i) => (cells[i] ?? "").padEnd(w)).join(" | ")} |`;
+  return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
+}
+
+const dash = "—";
+/** A number with at most `digits` decimals and thousands separators, or a dash. */
+export function num(v: number | null | undefined, digits = 1): string {
+  return v === null || v === undefined ? dash : v.toLocaleString("en-US", { maximumFractionDigits: digits });
+}
+const ms = (v: number | null) => (v === null ? dash : `${num(v, v < 10 ? 1 : 0)} ms`);
+const pct = (v: number | null) => (v === null ? dash : `${num(v, 0)} %`);
+const lat = (l: Latency) => `${ms(l.p50)} / ${ms(l.p99)}`;
+
+function idleRow(r: ServerResult): string[] {
+  const f = r.idle!;
+  const short = f.established < f.sessions ? ` (${num(f.established, 0)} up)` : "";
+  return [
+    r.label,
+    num(f.rssAfterStartMiB),
+    `${num(f.rssAtSessionsMiB)}${short}`,
+    num(f.kibPerSession),
+    `${ms(f.ping.p99)}${f.pingTimeouts ? ` (${f.pingTimeouts} timeouts)` : ""}`,
+    pct(f.serverCpuPercent),
+    String(f.errors),
+  ];
+}
+
+function relayRow(r: ServerResult, f: RelayFigures, big: boolean): string[] {
+  const ready = `${num(f.ready, 0)}${f.failedRound ? ` (${num(f.failedRound, 0)} failed a round)` : ""}`;
+  const cpu = `${pct(f.serverCpuPercent)} (${pct(f.serverMainThreadPercent)})`;
+  const common = [r.label, ready, num(f.relayedPerSec, 0), lat(f.relay), cpu];
+  if (big) {
+    return [
+      ...common,
+      pct(f.machinePercent),
+      `${num(f.rssEndMiB)} (${num(f.rssPeakMiB)})`,
+      pct(f.generatorCpuPercent),
+      num(f.errors, 0),
+      f.saturated,
+    ];
+  }
+  return [
+    ...common,
+    `${num(f.rssSteadyStartMiB)} → ${num(f.rssAfterFirstRoundMiB)} → ${num(f.rssEndMiB)} (${num(f.rssPeakMiB)})`,
+    f.rssSlopeMiBPerMin === null ? dash : `${f.rssSlopeMiBPerMin >= 0 ? "+" : ""}${num(f.rssSlopeMiBPerMin, 2)}`,
+    pct(f.generatorCpuPercent),
+    num(f.errors, 0),
+  ];
+}
+
+/** The three tables (only those with figures), each under a heading line. */
+export function renderComparison(results: readonly ServerResult[], o: CompareOptions): string {
+  const out: string[] = [];
+  const idle = results.filter((r) => r.idle);
+  if (idle.length) {
+    const n = num(o.sessions, 0);
+    out.push(
+      `Idle: RSS in MiB after start (${o.settle} s) and with ${n} logged-in sessions pinging every 3 s (${o.hold} s hold)`,
+      "",
+      markdownTable(
+        [
+          "Server",
+          "RSS after start",
+          `${n} idle sessions`,
+          "KiB per session",
+          `ping p99 at ${n}`,
+          "server CPU",
+          "errors",
+        ],
+        idle.map(idleRow),
+      ),
+    );
+  }
+  const relay = results.filter((r) => r.relay);
+  if (relay.length) {
+    out.push(
+      "",
+      `Relay: ${num(o.rooms, 0)} rooms × (8 players + 1 monitor) at client rates, ${o.relayDuration} s after setup, ` +
+        `${o.roundSecs} s rounds; CPU in % of one core (process, main thread); RSS in MiB`,
+      "",
+      markdownTable(
+        [
+          "Server",
+          "rooms ready",
+          "relayed msgs/s",
+          "relay p50 / p99",
+          "server CPU (main)",
+          "RSS start → after round 1 → end (peak)",
+          "RSS MiB/min after round 1",
+          "generator CPU",
+          "errors",
+        ],
+        relay.map((r) => relayRow(r, r.relay!, false)),
+      ),
+    );
+  }
+  const big = results.filter((r) => r.big);
+  if (big.length) {
+    out.push(
+      "",
+      `Big: ${num(o.bigRooms, 0)} rooms × (8 players + 1 monitor), ${o.bigDuration} s after setup; ` +
+        `machine CPU in % of one core (${navigator.hardwareConcurrency} cores = ${
+          navigator.hardwareConcurrency * 100
+        } %)`,
+      "",
+      markdownTable(
+        [
+          "Server",
+          "rooms ready",
+          "relayed msgs/s",
+          "relay p50 / p99",
+          "server CPU (main)",
+          "machine CPU",
+          "RSS end (peak)",
+          "generator CPU",
+          "errors",
+          "saturates first",
+        ],
+        big.map((r) => relayRow(r, r.big!, true)),
+      ),
+    );
+  }
+  const failed = results.filter((r) => r.failures.length);
+  if (failed.length) {
+    out.push(
+      "",
+      "Failed phases:",
+      ...failed.flatMap((r) => r.failures.map((f) => `- ${r.label}: ${f}`)),
+    );
+  }
+  return out.join("\n");
+}
