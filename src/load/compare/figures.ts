@@ -42,6 +42,8 @@ export interface RelayFigures {
   readonly serverCpuPercent: number | null;
   readonly serverMainThreadPercent: number | null;
   readonly machinePercent: number | null;
+  /** Machine CPU not used by the server or the generators (other processes, PostgreSQL, the upstream). */
+  readonly otherPercent: number | null;
   readonly generatorCpuPercent: number;
   readonly generatorLagP99: number | null;
   readonly rssSteadyStartMiB: number | null;
@@ -94,6 +96,8 @@ export interface Load {
   readonly machine: number | null;
   /** The busiest generator process. */
   readonly generator: number;
+  /** Machine CPU used by neither the server nor the generators. */
+  readonly other: number | null;
   readonly cores: number;
 }
 
@@ -108,7 +112,8 @@ export function saturationVerdict(l: Load): string {
     return `server event loop (main thread ${f(l.serverMainThread)} of a core)`;
   }
   if (l.machine !== null && l.machine >= l.cores * 100 * 0.9) {
-    return `machine CPU (${f(l.machine)} of ${l.cores} cores busy)`;
+    const other = l.other === null ? "" : `, ${f(l.other)} by other processes`;
+    return `machine CPU (${f(l.machine)} of ${l.cores * 100} %${other})`;
   }
   if (l.generator >= 90) {
     return `load generator (${f(l.generator)})`;
@@ -134,6 +139,9 @@ export function relayFigures(
   const sum = (f: (r: Json) => number) => reports.reduce((t, r) => t + (f(r) ?? 0), 0);
   const generator = Math.round(sum((r) => r.results.generator?.cpuPercent ?? 0) * 10) / 10;
   const relays = reports.map((r) => lat(r.results.relayLatency?.all));
+  const other = whole && whole.machinePercent !== null
+    ? Math.max(0, Math.round((whole.machinePercent - whole.cpuPercent - generator) * 10) / 10)
+    : null;
   return {
     rooms: sum((r) => r.results.rooms.target),
     ready: sum((r) => r.results.rooms.ready),
@@ -152,6 +160,7 @@ export function relayFigures(
     serverCpuPercent: whole?.cpuPercent ?? null,
     serverMainThreadPercent: whole?.mainThreadPercent ?? null,
     machinePercent: whole?.machinePercent ?? null,
+    otherPercent: other,
     generatorCpuPercent: generator,
     generatorLagP99: maxOf(reports.map((r) => r.generatorLag?.p99 ?? null)),
     rssSteadyStartMiB: whole ? mib(whole.rssFirstBytes) : null,
@@ -164,6 +173,7 @@ export function relayFigures(
       serverMainThread: whole?.mainThreadPercent ?? null,
       machine: whole?.machinePercent ?? null,
       generator: Math.max(...reports.map((r) => r.results.generator?.cpuPercent ?? 0)),
+      other,
       cores,
     }),
   };

@@ -32,7 +32,7 @@ const dash = "—";
 export function num(v: number | null | undefined, digits = 1): string {
   return v === null || v === undefined ? dash : v.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
-const ms = (v: number | null) => (v === null ? dash : `${num(v, v < 10 ? 1 : 0)} ms`);
+const ms = (v: number | null) => (v === null ? dash : `${num(v, v < 100 ? 1 : 0)} ms`);
 const pct = (v: number | null) => (v === null ? dash : `${num(v, 0)} %`);
 const lat = (l: Latency) => `${ms(l.p50)} / ${ms(l.p99)}`;
 
@@ -57,7 +57,7 @@ function relayRow(r: ServerResult, f: RelayFigures, big: boolean): string[] {
   if (big) {
     return [
       ...common,
-      pct(f.machinePercent),
+      `${pct(f.machinePercent)}${f.otherPercent === null ? "" : ` (other ${pct(f.otherPercent)})`}`,
       `${num(f.rssEndMiB)} (${num(f.rssPeakMiB)})`,
       pct(f.generatorCpuPercent),
       num(f.errors, 0),
