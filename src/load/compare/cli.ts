@@ -42,9 +42,11 @@ export async function compare(o: CompareOptions, env: PhaseEnv): Promise<ServerR
     for (const phase of o.phases) {
       say(`${new Date().toISOString()} ${kind} ${phase} (load average ${loadAverage()?.join(" ") ?? "?"})`);
       try {
-        if (phase === "idle") r.idle = await idlePhase(kind, o, env);
-        else if (phase === "relay") r.relay = (await relayPhase(kind, o.rooms, o.relayDuration, o, env)).figures;
-        else r.big = (await relayPhase(kind, o.bigRooms, o.bigDuration, o, env)).figures;
+        let f;
+        if (phase === "idle") f = r.idle = await idlePhase(kind, o, env);
+        else if (phase === "relay") f = r.relay = (await relayPhase(kind, o.rooms, o.relayDuration, o, env)).figures;
+        else f = r.big = (await relayPhase(kind, o.bigRooms, o.bigDuration, o, env)).figures;
+        if (f.errors) say(`  ${kind} ${phase}: ${f.errors} errors, first: ${f.errorSamples.slice(0, 3).join(" | ")}`);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
         say(`  ${kind} ${phase} failed: ${why}`);

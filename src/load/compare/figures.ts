@@ -27,6 +27,8 @@ export interface IdleFigures {
   readonly serverCpuPercent: number | null;
   readonly generatorCpuPercent: number | null;
   readonly errors: number;
+  readonly errorKinds: Record<string, number>;
+  readonly errorSamples: string[];
 }
 
 /** Rooms relaying at client rates on one server process. */
@@ -53,11 +55,27 @@ export interface RelayFigures {
   /** RSS trend after the first round, MiB per minute (≈ 0 when flat). */
   readonly rssSlopeMiBPerMin: number | null;
   readonly errors: number;
+  /** Errors by kind over every generator process (`room-setup`, `Ready/timeout`, …). */
+  readonly errorKinds: Record<string, number>;
+  /** The first error messages (a few per generator process). */
+  readonly errorSamples: string[];
   readonly saturated: string;
 }
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
+
+/** Error counts by kind, summed over reports. */
+export function mergeKinds(reports: readonly Json[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of reports) {
+    for (const [k, n] of Object.entries(r.errors?.byKind ?? {})) out[k] = (out[k] ?? 0) + (n as number);
+  }
+  return out;
+}
+
+const samplesOf = (reports: readonly Json[]): string[] =>
+  reports.flatMap((r) => ((r.errors?.samples ?? []) as string[]).slice(0, 5));
 
 const lat = (s: Json): Latency => ({ p50: s?.p50 ?? null, p99: s?.p99 ?? null, max: s?.max ?? null });
 
@@ -75,6 +93,8 @@ export function idleFigures(rssAfterStartBytes: number, report: Json): IdleFigur
     serverCpuPercent: r.server?.cpuPercentHold ?? null,
     generatorCpuPercent: r.generator?.cpuPercentHold ?? null,
     errors: report.errors?.total ?? 0,
+    errorKinds: mergeKinds([report]),
+    errorSamples: samplesOf([report]),
   };
 }
 
@@ -169,6 +189,8 @@ export function relayFigures(
     rssPeakMiB: whole ? mib(whole.rssPeakBytes) : null,
     rssSlopeMiBPerMin: rssSlopeMiBPerMin(samples, afterRound, w.to),
     errors: sum((r) => r.errors?.total ?? 0),
+    errorKinds: mergeKinds(reports),
+    errorSamples: samplesOf(reports),
     saturated: saturationVerdict({
       serverMainThread: whole?.mainThreadPercent ?? null,
       machine: whole?.machinePercent ?? null,

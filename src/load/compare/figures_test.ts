@@ -18,7 +18,7 @@ export function roomsReport(startedAt: number, over: Record<string, unknown> = {
       generator: { cpuPercent: 14 },
       ...over,
     },
-    errors: { total: 2 },
+    errors: { total: 2, byKind: { "room-round": 1, "Ready/timeout": 1 }, samples: ["x"] },
     generatorLag: { p99: 4 },
   };
 }
@@ -32,7 +32,7 @@ Deno.test("idleFigures takes RSS, KiB per session and ping from a sessions repor
       server: { rssHoldEndMb: 396, perSessionKb: 31.4, cpuPercentHold: 9.4 },
       generator: { cpuPercentHold: 20 },
     },
-    errors: { total: 3 },
+    errors: { total: 3, byKind: { "ping-timeout": 1, "Authenticate/timeout": 2 }, samples: ["a", "b"] },
   };
   deepEqual(idleFigures(89 * M, report), {
     rssAfterStartMiB: 89,
@@ -45,6 +45,8 @@ Deno.test("idleFigures takes RSS, KiB per session and ping from a sessions repor
     serverCpuPercent: 9.4,
     generatorCpuPercent: 20,
     errors: 3,
+    errorKinds: { "ping-timeout": 1, "Authenticate/timeout": 2 },
+    errorSamples: ["a", "b"],
   });
 });
 
@@ -95,6 +97,8 @@ Deno.test("relayFigures combines reports and /proc samples: CPU over the window,
   equal(two.rooms, 200);
   deepEqual(two.relay, { p50: 2, p99: 20, max: 39 });
   equal(two.generatorCpuPercent, 28);
+  deepEqual(two.errorKinds, { "room-round": 2, "Ready/timeout": 2 });
+  deepEqual(two.errorSamples, ["x", "x"]);
 });
 
 Deno.test("saturationVerdict names the event loop first, then the machine, then the generator", () => {

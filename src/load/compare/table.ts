@@ -145,6 +145,15 @@ export function renderComparison(results: readonly ServerResult[], o: CompareOpt
       ),
     );
   }
+  const kinds = (k: Record<string, number>) => Object.entries(k).map(([name, n]) => `${name} ×${n}`).join(", ");
+  const errors = results.flatMap((r) => {
+    const phases: [string, IdleFigures | RelayFigures | undefined][] = [["idle", r.idle], ["relay", r.relay], [
+      "big",
+      r.big,
+    ]];
+    return phases.flatMap(([phase, f]) => f?.errors ? [`- ${r.label}, ${phase}: ${kinds(f.errorKinds)}`] : []);
+  });
+  if (errors.length) out.push("", "Errors by kind:", ...errors);
   const failed = results.filter((r) => r.failures.length);
   if (failed.length) {
     out.push(

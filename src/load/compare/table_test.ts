@@ -14,6 +14,8 @@ const idle: IdleFigures = {
   serverCpuPercent: 12.3,
   generatorCpuPercent: 30,
   errors: 0,
+  errorKinds: {},
+  errorSamples: [],
 };
 
 const relay: RelayFigures = {
@@ -37,6 +39,8 @@ const relay: RelayFigures = {
   rssPeakMiB: 77,
   rssSlopeMiBPerMin: 0.05,
   errors: 0,
+  errorKinds: {},
+  errorSamples: [],
   saturated: "none",
 };
 
@@ -67,7 +71,15 @@ Deno.test("renderComparison prints the idle, relay and big tables and the failed
       label: "tphira-mp",
       idle,
       relay,
-      big: { ...relay, rooms: 1000, ready: 990, failedRound: 7, saturated: "machine CPU" },
+      big: {
+        ...relay,
+        rooms: 1000,
+        ready: 990,
+        failedRound: 7,
+        saturated: "machine CPU",
+        errors: 9,
+        errorKinds: { "room-round": 7, "Ready/timeout": 2 },
+      },
       failures: [],
     },
     {
@@ -87,6 +99,7 @@ Deno.test("renderComparison prints the idle, relay and big tables and the failed
   );
   match(text, /\| tphira-mp \| 990 \(7 failed a round\) \|.*\| 120 % \(other 20 %\) \|.*\| machine CPU +\|/);
   ok(!/\| Chorus.*\| 300 /.test(text), "no relay row for a server whose relay phase failed");
+  match(text, /Errors by kind:\n- tphira-mp, big: room-round ×7, Ready\/timeout ×2\n/);
   match(text, /Failed phases:\n- Chorus, embedded default store: relay: boom/);
   equal(num(1234.56), "1,234.6");
   equal(num(null), "—");
