@@ -37,6 +37,7 @@ export interface CompareOptions {
   settle: number;
   sampleInterval: number;
   clientProcs: number;
+  bigClientProcs: number;
   json: string | null;
 }
 
@@ -66,7 +67,15 @@ const OPTS: readonly Opt[] = [
   { flag: "--big-duration", key: "bigDuration", kind: "seconds", min: 0, max: 86400, help: "big-phase window" },
   { flag: "--settle", key: "settle", kind: "seconds", min: 0, max: 600, help: "wait after start before RSS" },
   { flag: "--sample-interval", key: "sampleInterval", kind: "seconds", min: 0.1, max: 60, help: "/proc sampling" },
-  { flag: "--client-procs", key: "clientProcs", kind: "int", min: 1, max: 16, help: "generator processes (rooms)" },
+  { flag: "--client-procs", key: "clientProcs", kind: "int", min: 1, max: 16, help: "generator processes (relay)" },
+  {
+    flag: "--big-client-procs",
+    key: "bigClientProcs",
+    kind: "int",
+    min: 1,
+    max: 16,
+    help: "generator processes (big)",
+  },
   { flag: "--json", key: "json", kind: "string", help: "write every figure as JSON to this file" },
 ];
 
@@ -89,6 +98,7 @@ export function defaultOptions(): CompareOptions {
     settle: 5,
     sampleInterval: 2,
     clientProcs: 1,
+    bigClientProcs: 2,
     json: null,
   };
 }
@@ -162,8 +172,8 @@ function check(o: CompareOptions): void {
   if (o.databaseUrl !== null && !/^postgres(ql)?:\/\//.test(o.databaseUrl)) {
     throw new UsageError(`Cannot parse --database-url: "${o.databaseUrl}" is not a postgres:// URL`);
   }
-  if (o.clientProcs > Math.min(o.rooms, o.bigRooms)) {
-    throw new UsageError(`Cannot split ${Math.min(o.rooms, o.bigRooms)} rooms over ${o.clientProcs} client processes`);
+  for (const [rooms, procs] of [[o.rooms, o.clientProcs], [o.bigRooms, o.bigClientProcs]] as const) {
+    if (procs > rooms) throw new UsageError(`Cannot split ${rooms} rooms over ${procs} client processes`);
   }
 }
 

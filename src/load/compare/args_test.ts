@@ -65,6 +65,7 @@ Deno.test("parseCompareArgs refuses bad input with a clear message", () => {
   bad(["--servers", "chorus", "--database-url", "mysql://x"], /not a postgres:\/\/ URL/);
   bad(["--servers", "chorus", "--big-rooms", "3001"], /outside 1\.\.3000/);
   bad(["--servers", "chorus", "--rooms", "2", "--client-procs", "3"], /Cannot split 2 rooms over 3/);
+  bad(["--servers", "chorus", "--big-rooms", "1"], /Cannot split 1 rooms over 2/);
 });
 
 Deno.test("compareUsage lists every option with its default", () => {

@@ -77,11 +77,12 @@ export function idlePhase(kind: ServerKind, o: CompareOptions, env: PhaseEnv): P
   );
 }
 
-/** `rooms` rooms × 8 players + 1 monitor for `duration` seconds after setup, on `--client-procs` generators. */
+/** `rooms` rooms × 8 players + 1 monitor for `duration` seconds after setup, on `procs` generator processes. */
 export function relayPhase(
   kind: ServerKind,
   rooms: number,
   duration: number,
+  procs: number,
   o: CompareOptions,
   env: PhaseEnv,
 ): Promise<{ figures: RelayFigures; samples: Sample[] }> {
@@ -92,7 +93,7 @@ export function relayPhase(
     sampler.start(o.sampleInterval * 1000);
     let reports;
     try {
-      const shares = splitRooms(rooms, PLAYERS, o.clientProcs);
+      const shares = splitRooms(rooms, PLAYERS, procs);
       reports = await runGenerators(
         "rooms",
         { port, pid: server.pid, upstream: up },
