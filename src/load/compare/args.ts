@@ -32,6 +32,7 @@ export interface CompareOptions {
   rooms: number;
   relayDuration: number;
   roundSecs: number;
+  roomRamp: number;
   bigRooms: number;
   bigDuration: number;
   settle: number;
@@ -63,6 +64,7 @@ const OPTS: readonly Opt[] = [
   { flag: "--rooms", key: "rooms", kind: "int", min: 1, max: 3000, help: "rooms of the relay phase" },
   { flag: "--relay-duration", key: "relayDuration", kind: "seconds", min: 0, max: 86400, help: "relay window" },
   { flag: "--round-secs", key: "roundSecs", kind: "seconds", min: 1, max: 3600, help: "play time per round" },
+  { flag: "--room-ramp", key: "roomRamp", kind: "int", min: 1, max: 10000, help: "rooms set up per second" },
   { flag: "--big-rooms", key: "bigRooms", kind: "int", min: 1, max: 3000, help: "rooms of the big phase" },
   { flag: "--big-duration", key: "bigDuration", kind: "seconds", min: 0, max: 86400, help: "big-phase window" },
   { flag: "--settle", key: "settle", kind: "seconds", min: 0, max: 600, help: "wait after start before RSS" },
@@ -93,6 +95,7 @@ export function defaultOptions(): CompareOptions {
     rooms: 300,
     relayDuration: 600,
     roundSecs: 30,
+    roomRamp: 50,
     bigRooms: 1000,
     bigDuration: 60,
     settle: 5,

@@ -101,6 +101,7 @@ export function relayPhase(
           ...["--rooms", String(s.rooms), "--players", String(PLAYERS)],
           ...["--id-base", String(s.idBase), "--monitor-base", String(s.monitorBase)],
           ...["--duration", String(duration), "--round-secs", String(o.roundSecs)],
+          ...["--ramp-per-sec", String(o.roomRamp / shares.length)],
         ]),
         dir,
       );
