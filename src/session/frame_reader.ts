@@ -1,67 +1,42 @@
 /**
- * The read side of a connection (protocol.md §1): the version byte, then
- * length-prefixed frames, with backpressure — reading pauses while the
- * session's mailbox is full.
+ * Pull-style reading (a transport with `read`, as `Deno.Conn` has: test
+ * doubles and in-process pipes) pumped into a session's push entry point.
+ * Sockets push by themselves (`src/server/socket_link.ts`); this loop exists
+ * so the session stays testable without sockets.
  *
  * @module
  */
 
-import { FrameDecoder, PROTOCOL_VERSION, ProtocolError } from "../protocol/mod.ts";
 import type { Transport } from "./session_types.ts";
 
-/** Bytes read per socket read call. */
-const READ_BUFFER_BYTES = 1024;
+/** Bytes per read call. */
+const READ_BUFFER_BYTES = 16 * 1024;
 
-/** Why reading stopped. */
-export type ReadEnd =
-  | { readonly why: "eof" | "stopped" }
-  | { readonly why: "bad-version"; readonly version: number | undefined }
-  | { readonly why: "malformed"; readonly error: ProtocolError }
-  | { readonly why: "read-error"; readonly error: unknown };
-
-/** What the reader asks of its session. */
-export interface FrameSink {
-  /** False once the session closed: reading stops. */
-  open(): boolean;
-  /** Resolves when the mailbox has room (at once when it has). */
-  room(): Promise<void> | null;
-  /** One frame's payload, decoded in order. May throw `ProtocolError`. */
-  frame(payload: Uint8Array): void;
+/** What the pump feeds. */
+export interface ByteTarget {
+  readonly open: boolean;
+  data(chunk: Uint8Array): void;
+  end(error?: unknown): void;
+  /** Resolves when reading may go on (null: at once). */
+  readable(): Promise<void> | null;
 }
 
-/** Reads `transport` until EOF, an error or the sink closing. */
-export async function readFrames(transport: Transport, sink: FrameSink): Promise<ReadEnd> {
-  // Small per-connection buffers: most frames are tens of bytes, and the
-  // memory target is thousands of idle sessions (issue 8). Large frames
-  // simply take more reads; the decoder grows only when one needs it.
+/** Reads `transport` into `target` until EOF, an error or the target closing. */
+export async function pumpTransport(transport: Transport, target: ByteTarget): Promise<void> {
   const buf = new Uint8Array(READ_BUFFER_BYTES);
-  const decoder = new FrameDecoder(256);
-  let versionSeen = false;
   try {
-    while (sink.open()) {
-      const wait = sink.room();
+    while (target.open) {
+      const wait = target.readable();
       if (wait) {
         await wait;
-        if (!sink.open()) break;
+        continue;
       }
       const n = await transport.read(buf);
-      if (n === null) return { why: "eof" };
-      let chunk = buf.subarray(0, n);
-      if (!versionSeen) {
-        versionSeen = true;
-        // Every official client sends 1 (protocol.md §1); anything else is not a Phira client we can talk to.
-        if (chunk[0] !== PROTOCOL_VERSION) return { why: "bad-version", version: chunk[0] };
-        chunk = chunk.subarray(1);
-      }
-      decoder.push(chunk);
-      for (let payload = decoder.next(); payload; payload = decoder.next()) {
-        sink.frame(payload);
-        if (!sink.open()) break;
-      }
+      if (n === null) return target.end();
+      // A copy: the target may keep part of a chunk while its mailbox is full.
+      if (n > 0) target.data(buf.slice(0, n));
     }
-    return { why: "stopped" };
   } catch (error) {
-    if (error instanceof ProtocolError) return { why: "malformed", error };
-    return { why: "read-error", error };
+    target.end(error);
   }
 }
