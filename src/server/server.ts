@@ -12,6 +12,7 @@
 import type net from "node:net";
 import { addressGroup, canonicalIp, CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
 import { ByteBudget } from "../session/byte_budget.ts";
+import { type LoginLimits, PRE_AUTH_LIMITS } from "../session/login_machine.ts";
 import { type PushLink, Session, type SessionHooks, type Transport } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import { dispatch, serverPipeline } from "./commands.ts";
@@ -53,6 +54,7 @@ export class GameServer {
   #nextSession = 1;
   /** Bytes all sessions may buffer for frames in flight (`frame_buffer_budget_mb`, issue 14). */
   readonly frameBudget: ByteBudget;
+  #limits: LoginLimits | null = null;
   #stopped: Promise<void> | null = null;
   readonly #proxies: CidrSet;
   /** One hooks object shared by every session (per-session closures would cost memory per connection). */
@@ -173,6 +175,7 @@ export class GameServer {
       heartbeatTimeoutMs: config.heartbeat_timeout * 1000,
       authTimeoutMs: config.auth_timeout * 1000,
       frameBudget: this.frameBudget,
+      loginLimits: this.#loginLimits(config.auth_timeout * 1000),
     });
     session.overCapacity = core.sessions.size >= config.max_sessions;
     if (!this.#sweep) this.#armSweep();
@@ -180,6 +183,12 @@ export class GameServer {
     log.debug("connection accepted", { session: id, ip });
     void session.run();
     return session;
+  }
+
+  /** The login limits every session shares (remade when `auth_timeout` changes on a reload). */
+  #loginLimits(authTimeoutMs: number): LoginLimits {
+    if (this.#limits?.authTimeoutMs !== authTimeoutMs) this.#limits = { ...PRE_AUTH_LIMITS, authTimeoutMs };
+    return this.#limits;
   }
 
   /** Once a second: heartbeat and authentication timeouts of every session (see `Session.checkTimeouts`). */

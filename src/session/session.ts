@@ -82,7 +82,6 @@ export class Session extends SessionInput {
   overCapacity = false;
 
   #clock: Clock;
-  #hooks: SessionHooks;
   #heartbeatMs: number;
   readonly #mailbox: Mailbox;
   /** Requests waiting for their reply, by reply type; null while there are none. */
@@ -93,16 +92,16 @@ export class Session extends SessionInput {
 
   constructor(link: Transport | PushLink, hooks: SessionHooks, options: SessionOptions) {
     // Sessions built without a budget (tests) get their own, unbounded one.
-    super(link, options.frameBudget ?? new ByteBudget(Number.MAX_SAFE_INTEGER), options.log);
+    super(link, hooks, options.frameBudget ?? new ByteBudget(Number.MAX_SAFE_INTEGER), options.log);
     this.id = options.id;
     this.ip = options.ip;
-    this.#hooks = hooks;
     this.#clock = options.clock;
     this.#heartbeatMs = options.heartbeatTimeoutMs;
     this.#mailbox = new Mailbox(this, hooks, options.mailboxLimit ?? 64);
     this.lastReceived = options.clock.monotonic();
     this.outbound = new OutboundQueue(link, options.outbound, this);
-    const limits = { ...(options.preAuth ?? PRE_AUTH_LIMITS), authTimeoutMs: options.authTimeoutMs };
+    const limits = options.loginLimits ??
+      { ...(options.preAuth ?? PRE_AUTH_LIMITS), authTimeoutMs: options.authTimeoutMs };
     this.login = new SessionLogin(this, hooks, limits, this.lastReceived);
   }
 
@@ -164,10 +163,6 @@ export class Session extends SessionInput {
     return this.#mailbox.full;
   }
 
-  protected override countFailure(counter: "malformed_frames" | "frame_budget_exceeded"): void {
-    this.#hooks.count(counter);
-  }
-
   #info(msg: string, fields: Record<string, unknown>): void {
     this.baseLog.info(msg, { session: this.id, ...fields });
   }
@@ -196,19 +191,6 @@ export class Session extends SessionInput {
     this.#mailbox.push({ cmd, raw, receivedAt });
   }
 
-  /** The outbound queue stopped by itself (called by it). */
-  outboundStopped(reason: "overflow" | "write-error", error?: unknown): void {
-    if (reason === "overflow") {
-      this.#hooks.count("slow_client_disconnects");
-      this.baseLog.warn("client too slow: outbound queue full, disconnecting", { session: this.id });
-      this.close("slow-client");
-    } else {
-      this.close("read-error");
-      const text = error instanceof Error ? error.message : String(error);
-      this.baseLog.debug("write failed", { session: this.id, error: text });
-    }
-  }
-
   /** Number of requests of a reply type still waiting for their reply. */
   outstanding(type: ServerCommandType): number {
     return this.#outstanding?.get(type) ?? 0;
@@ -223,7 +205,7 @@ export class Session extends SessionInput {
     const outstanding = this.#outstanding;
     const pending = outstanding?.get(cmd.type) ?? 0;
     if (!outstanding || pending <= 0) {
-      this.#hooks.count("unsolicited_reply_blocked");
+      this.hooks.count("unsolicited_reply_blocked");
       this.baseLog.warn("blocked a reply nobody asked for", { session: this.id, command: cmd.type });
       return 0;
     }
@@ -240,7 +222,7 @@ export class Session extends SessionInput {
    */
   push(frame: Uint8Array, roomScoped: boolean): number {
     if (roomScoped && !this.clientInRoom) {
-      this.#hooks.count("critical_compat_drop");
+      this.hooks.count("critical_compat_drop");
       this.baseLog.warn("dropped room-scoped message for a client outside any room", { session: this.id });
       return 0;
     }
@@ -280,7 +262,7 @@ export class Session extends SessionInput {
     } catch {
       // Already closed by the peer.
     }
-    this.#hooks.closed(this, reason);
+    this.hooks.closed(this, reason);
     this.#resolveDone?.(reason);
     this.#resolveDone = null;
   }

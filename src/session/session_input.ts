@@ -1,5 +1,5 @@
 /**
- * The read side of a session (protocol.md §1: the version byte, then
+ * The connection side of a session (protocol.md §1: the version byte, then
  * length-prefixed frames), push-driven: the connection hands over bytes as
  * they arrive ({@link SessionInput.data}); a pull-style transport (test
  * doubles, in-process pipes) is pumped into the same entry point by
@@ -17,14 +17,16 @@ import { PROTOCOL_VERSION } from "../protocol/mod.ts";
 import type { Logger } from "../util/log.ts";
 import type { ByteBudget } from "./byte_budget.ts";
 import { FrameAssembler, FrameBudgetExceeded } from "./frame_assembler.ts";
-import { type ReadFailure, readFailure } from "./frame_limits.ts";
+import { readFailure } from "./frame_limits.ts";
 import { pumpTransport } from "./frame_reader.ts";
-import type { CloseReason, PushLink, Transport } from "./session_types.ts";
+import type { CloseReason, PushLink, SessionHooks, Transport } from "./session_types.ts";
 
 /** Input handling shared by every session. */
 export abstract class SessionInput {
   /** The connection (its write side is the outbound queue's sink). */
   protected readonly link: Transport | PushLink;
+  /** The server's hooks (shared by every session). */
+  protected readonly hooks: SessionHooks;
   /** The server's logger: records carry a `session` field (no logger object per session). */
   protected readonly baseLog: Logger;
   readonly #budget: ByteBudget;
@@ -36,8 +38,9 @@ export abstract class SessionInput {
   /** Wakes a pull-style reader ({@link run}) once reading resumes. */
   #wakeReader: (() => void) | null = null;
 
-  protected constructor(link: Transport | PushLink, budget: ByteBudget, log: Logger) {
+  protected constructor(link: Transport | PushLink, hooks: SessionHooks, budget: ByteBudget, log: Logger) {
     this.link = link;
+    this.hooks = hooks;
     this.baseLog = log;
     this.#budget = budget;
     this.#frames = new FrameAssembler(budget);
@@ -55,8 +58,6 @@ export abstract class SessionInput {
   protected abstract mailboxFull(): boolean;
   /** One frame's payload, in order. May throw `ProtocolError`. */
   protected abstract receive(payload: Uint8Array): void;
-  /** Counts a failure (see `SessionHooks.count`). */
-  protected abstract countFailure(counter: NonNullable<ReadFailure["counter"]>): void;
 
   /** Bytes held for a frame in flight or unsplit input (0 for an idle session). */
   get bufferedInput(): number {
@@ -118,6 +119,19 @@ export abstract class SessionInput {
     else link.resume();
   }
 
+  /** The outbound queue stopped by itself (called by it): a slow reader, or a failed write. */
+  outboundStopped(reason: "overflow" | "write-error", error?: unknown): void {
+    if (reason === "overflow") {
+      this.hooks.count("slow_client_disconnects");
+      this.baseLog.warn("client too slow: outbound queue full, disconnecting", { session: this.id });
+      this.close("slow-client");
+    } else {
+      this.close("read-error");
+      const text = error instanceof Error ? error.message : String(error);
+      this.baseLog.debug("write failed", { session: this.id, error: text });
+    }
+  }
+
   /** Frees what input holds (the session is closing). */
   protected clearInput(): void {
     this.#frames.clear();
@@ -144,7 +158,7 @@ export abstract class SessionInput {
       }
     } catch (error) {
       const failure = readFailure(error);
-      if (failure.counter) this.countFailure(failure.counter);
+      if (failure.counter) this.hooks.count(failure.counter);
       const level = failure.reason === "over-budget" ? "warn" : "info";
       this.baseLog[level](failure.message, { session: this.id, ...failure.fields });
       this.close(failure.reason);

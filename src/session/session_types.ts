@@ -9,7 +9,7 @@
 import type { ClientCommand } from "../protocol/mod.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
-import type { GateLimits, LoginFailure } from "./login_machine.ts";
+import type { GateLimits, LoginFailure, LoginLimits } from "./login_machine.ts";
 import type { ByteBudget } from "./byte_budget.ts";
 import type { OutboundLimits, StreamSink } from "./outbound.ts";
 import type { Session } from "./session.ts";
@@ -135,4 +135,9 @@ export interface SessionOptions {
   readonly frameBudget?: ByteBudget;
   /** Limits of the buffer before the login reply is flushed (default spec 3 §8: 256 events, 1 MiB, 8 s). */
   readonly preAuth?: GateLimits;
+  /**
+   * The gate's limits with `authTimeoutMs`, shared by every session of a
+   * server (one object, not one per session); overrides `preAuth`.
+   */
+  readonly loginLimits?: LoginLimits;
 }

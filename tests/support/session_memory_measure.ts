@@ -1,0 +1,129 @@
+/**
+ * Per-session memory of idle logged-in sessions (issue 15): a game server in
+ * this process (the test harness: development upstream in-process, manual
+ * clock, so no heartbeat ever fires) and N real loopback connections opened
+ * by a child process (their cost is the child's, not ours), each logged in
+ * as its own development user. After a warm-up batch the heap and RSS are
+ * sampled after forced GCs, N sessions are added, and the differences per
+ * session are printed. Figures go to BENCHMARKS.md, never into tests.
+ *
+ *   deno run -A --v8-flags=--expose-gc tests/support/session_memory_measure.ts [sessions=2000] [rounds=1]
+ *
+ * @module
+ */
+
+import v8 from "node:v8";
+import { encodeClientCommand } from "../../src/protocol/mod.ts";
+import { devToken, settle, startHarness } from "./harness.ts";
+
+const WARM_UP = 200;
+
+/** Child mode: opens `n` connections logged in as users `first`…, prints "ready", holds them until stdin closes. */
+async function clients(port: number, n: number, first: number): Promise<void> {
+  const conns: Deno.TcpConn[] = [];
+  const buf = new Uint8Array(4096);
+  for (let i = 0; i < n; i += 100) {
+    await Promise.all(Array.from({ length: Math.min(100, n - i) }, async (_, k) => {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      await conn.write(new Uint8Array([1, ...encodeClientCommand({ type: "Authenticate", token: devToken(first + i + k) })]));
+      // The reply (and nothing else is sent to an idle lobby session).
+      if ((await conn.read(buf)) === null) throw new Error("closed before the login reply");
+      conns.push(conn);
+    }));
+  }
+  console.log("ready");
+  // Hold until the parent closes stdin.
+  for await (const _ of Deno.stdin.readable) { /* nothing */ }
+  for (const c of conns) c.close();
+}
+
+function gc(): void {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) throw new Error("run with --v8-flags=--expose-gc");
+  collect();
+  collect();
+}
+
+async function sample(): Promise<Deno.MemoryUsage> {
+  for (let i = 0; i < 3; i++) {
+    await settle(5);
+    gc();
+  }
+  return Deno.memoryUsage();
+}
+
+function spawnClients(port: number, n: number, first: number): { ready: Promise<void>; stop(): Promise<void> } {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", import.meta.filename!, "clients", String(port), String(n), String(first)],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const ready = (async () => {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("ready")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("client process ended early");
+      text += value;
+    }
+    reader.releaseLock();
+  })();
+  return {
+    ready,
+    async stop() {
+      await writer.close();
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+    },
+  };
+}
+
+async function measure(n: number): Promise<void> {
+  const h = await startHarness({
+    config: {
+      max_sessions: 100_000,
+      max_pending_auth: 100_000,
+      connection_rate_limit: 1_000_000,
+      heartbeat_timeout: 3600,
+      auth_timeout: 3600,
+    },
+  });
+  const active = () => [...h.server.core.sessions].filter((s) => s.state === "active").length;
+  const waitActive = async (count: number) => {
+    for (let i = 0; i < 10_000 && active() < count; i++) await settle(2);
+    if (active() < count) throw new Error(`only ${active()} of ${count} sessions active`);
+  };
+  const warm = spawnClients(h.port, WARM_UP, 1);
+  await warm.ready;
+  await waitActive(WARM_UP);
+  const before = await sample();
+  const dir = Deno.env.get("CHORUS_HEAP_SNAPSHOTS");
+  if (dir) v8.writeHeapSnapshot(`${dir}/sessions-0.heapsnapshot`);
+  const load = spawnClients(h.port, n, 100_000);
+  await load.ready;
+  await waitActive(WARM_UP + n);
+  const after = await sample();
+  // CHORUS_HEAP_SNAPSHOTS=dir: heap snapshots of both states, to see what a session is made of.
+  const snapshots = Deno.env.get("CHORUS_HEAP_SNAPSHOTS");
+  if (snapshots) v8.writeHeapSnapshot(`${snapshots}/sessions-${n}.heapsnapshot`);
+  const per = (k: keyof Deno.MemoryUsage) => ((after[k] - before[k]) / n / 1024).toFixed(2);
+  const mib = (v: number) => (v / 1024 / 1024).toFixed(1);
+  console.log(
+    `${n} idle logged-in sessions: heapUsed ${per("heapUsed")} KiB/session, external ${per("external")} KiB/session, ` +
+      `RSS ${per("rss")} KiB/session (heapUsed ${mib(before.heapUsed)} → ${mib(after.heapUsed)} MiB, ` +
+      `RSS ${mib(before.rss)} → ${mib(after.rss)} MiB)`,
+  );
+  await load.stop();
+  await warm.stop();
+  await h.close({ allowViolations: true });
+}
+
+if (Deno.args[0] === "clients") {
+  await clients(Number(Deno.args[1]), Number(Deno.args[2]), Number(Deno.args[3]));
+} else {
+  const n = Number(Deno.args[0] ?? 2000);
+  const rounds = Number(Deno.args[1] ?? 1);
+  for (let i = 0; i < rounds; i++) await measure(n);
+}
