@@ -55,6 +55,8 @@ export class FrameAssembler {
   #prefixBytes = 0;
   /** The last complete payload (see {@link take}). */
   payload: Uint8Array | null = null;
+  /** True when {@link payload} is a buffer of its own (it was assembled), not a view of the caller's chunk. */
+  payloadOwned = false;
 
   constructor(budget: ByteBudget) {
     this.#budget = budget;
@@ -94,6 +96,7 @@ export class FrameAssembler {
       if (chunk.length - at >= length) {
         // The whole frame is in this chunk: no copy.
         this.payload = chunk.subarray(at, at + length);
+        this.payloadOwned = false;
         return at + length;
       }
       if (!this.#budget.reserve(length)) throw new FrameBudgetExceeded(length);
@@ -108,6 +111,7 @@ export class FrameAssembler {
     if (this.#filled < buf.length) return -1;
     this.#release();
     this.payload = buf;
+    this.payloadOwned = true;
     return at;
   }
 

@@ -167,7 +167,7 @@ export class Session extends SessionInput {
     this.baseLog.info(msg, { session: this.id, ...fields });
   }
 
-  protected override receive(payload: Uint8Array): void {
+  protected override receive(payload: Uint8Array, owned: boolean): void {
     const reader = new Reader(payload);
     const cmd = ClientCommandCodec.read(reader);
     const receivedAt = this.#clock.monotonic();
@@ -185,9 +185,10 @@ export class Session extends SessionInput {
       const outstanding = this.#outstanding ??= new Map();
       outstanding.set(replyType, (outstanding.get(replyType) ?? 0) + 1);
     }
-    // Telemetry keeps the bytes it was decoded from (without trailing junk) so
-    // the relay can reuse them instead of encoding again.
-    const raw = cmd.type === "Touches" || cmd.type === "Judges" ? payload.slice(0, reader.pos) : EMPTY;
+    // Telemetry keeps the bytes it was decoded from (without trailing junk) so the relay can reuse them instead of
+    // encoding again: a view of a received chunk is copied (it would pin the whole chunk), an assembled frame is not.
+    const telemetry = cmd.type === "Touches" || cmd.type === "Judges";
+    const raw = !telemetry ? EMPTY : owned && reader.pos === payload.length ? payload : payload.slice(0, reader.pos);
     this.#mailbox.push({ cmd, raw, receivedAt });
   }
 

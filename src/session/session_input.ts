@@ -56,8 +56,8 @@ export abstract class SessionInput {
   protected abstract frameLimit(): number;
   /** True while the mailbox cannot take another command. */
   protected abstract mailboxFull(): boolean;
-  /** One frame's payload, in order. May throw `ProtocolError`. */
-  protected abstract receive(payload: Uint8Array): void;
+  /** One frame's payload, in order (`owned`: not a view of a received chunk). May throw `ProtocolError`. */
+  protected abstract receive(payload: Uint8Array, owned: boolean): void;
 
   /** Bytes held for a frame in flight or unsplit input (0 for an idle session). */
   get bufferedInput(): number {
@@ -154,7 +154,7 @@ export abstract class SessionInput {
         if (this.mailboxFull()) return this.#pause(chunk, at);
         at = frames.take(chunk, at, this.frameLimit());
         if (at < 0) return;
-        this.receive(frames.payload!);
+        this.receive(frames.payload!, frames.payloadOwned);
       }
     } catch (error) {
       const failure = readFailure(error);

@@ -25,7 +25,9 @@ async function clients(port: number, n: number, first: number): Promise<void> {
   for (let i = 0; i < n; i += 100) {
     await Promise.all(Array.from({ length: Math.min(100, n - i) }, async (_, k) => {
       const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-      await conn.write(new Uint8Array([1, ...encodeClientCommand({ type: "Authenticate", token: devToken(first + i + k) })]));
+      await conn.write(
+        new Uint8Array([1, ...encodeClientCommand({ type: "Authenticate", token: devToken(first + i + k) })]),
+      );
       // The reply (and nothing else is sent to an idle lobby session).
       if ((await conn.read(buf)) === null) throw new Error("closed before the login reply");
       conns.push(conn);
@@ -111,7 +113,10 @@ async function measure(n: number): Promise<void> {
   const per = (k: keyof Deno.MemoryUsage) => ((after[k] - before[k]) / n / 1024).toFixed(2);
   const mib = (v: number) => (v / 1024 / 1024).toFixed(1);
   console.log(
-    `${n} idle logged-in sessions: heapUsed ${per("heapUsed")} KiB/session, external ${per("external")} KiB/session, ` +
+    `${n} idle logged-in sessions: heapUsed ${per("heapUsed")} KiB/session, heapTotal ${
+      per("heapTotal")
+    } KiB/session, ` +
+      `external ${per("external")} KiB/session, ` +
       `RSS ${per("rss")} KiB/session (heapUsed ${mib(before.heapUsed)} → ${mib(after.heapUsed)} MiB, ` +
       `RSS ${mib(before.rss)} → ${mib(after.rss)} MiB)`,
   );
