@@ -219,7 +219,7 @@ export const ConfigSchema = z.object({
   ),
   frame_buffer_budget_mb: key(
     intIn(1, 65536).default(64),
-    "Bytes all game connections together may buffer for frames in flight (MiB); a connection needing more is closed.",
+    "Frame bytes all game connections may buffer at once (MiB); a connection needing more is closed.",
   ),
   play_history_cache_size: key(intIn(0, 100000).default(100), "Rounds kept per room in memory; 0 = none."),
   chat_history_limit: key(intIn(0, 100000).default(50), "Chat messages kept per room; 0 = none."),
