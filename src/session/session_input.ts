@@ -18,7 +18,7 @@ import type { Logger } from "../util/log.ts";
 import type { ByteBudget } from "./byte_budget.ts";
 import { FrameAssembler, FrameBudgetExceeded } from "./frame_assembler.ts";
 import { readFailure } from "./frame_limits.ts";
-import { pumpTransport } from "./frame_reader.ts";
+import { pumpTransport } from "./transport_pump.ts";
 import type { CloseReason, PushLink, SessionHooks, Transport } from "./session_types.ts";
 
 /** Input handling shared by every session. */
