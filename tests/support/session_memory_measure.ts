@@ -8,6 +8,11 @@
  * session are printed. Figures go to BENCHMARKS.md, never into tests.
  *
  *   deno run -A --v8-flags=--expose-gc tests/support/session_memory_measure.ts [sessions=2000] [rounds=1]
+ *   deno run -A --v8-flags=--expose-gc tests/support/session_memory_measure.ts flood [connections=300]
+ *
+ * `flood` is issue 14's probe instead: connections that never log in, each
+ * sending one 2 MiB − 1 frame, and the server's RSS (and peak RSS) before and
+ * after.
  *
  * @module
  */
@@ -39,6 +44,57 @@ async function clients(port: number, n: number, first: number): Promise<void> {
   for (const c of conns) c.close();
 }
 
+/** Child mode: `n` connections each sending the version byte and one 2 MiB − 1 frame without logging in. */
+async function flood(port: number, n: number): Promise<void> {
+  const length = 2 * 1024 * 1024 - 1;
+  const frame = new Uint8Array(4 + length);
+  frame.set([1, 0xff, 0xff, 0x7f]); // version, then ULEB128(2,097,151)
+  await Promise.all(Array.from({ length: n }, async () => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    try {
+      for (let off = 0; off < frame.length;) off += await conn.write(frame.subarray(off));
+    } catch {
+      // The server closed the connection: the point of the probe.
+    }
+    try {
+      conn.close();
+    } catch {
+      // Closed.
+    }
+  }));
+  console.log("ready");
+  for await (const _ of Deno.stdin.readable) { /* hold until the parent is done */ }
+}
+
+/** Peak RSS of this process so far (kB → bytes), from /proc. */
+async function peakRss(): Promise<number> {
+  const status = await Deno.readTextFile("/proc/self/status");
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** The frame budget in use (servers before issue 14's budget have none). */
+function budgetUsed(server: object): string {
+  return String((server as { frameBudget?: { used: number } }).frameBudget?.used ?? "n/a");
+}
+
+async function measureFlood(n: number): Promise<void> {
+  const h = await startHarness({ config: { connection_rate_limit: 1_000_000, max_sessions: 100_000 } });
+  const before = await sample();
+  const peakBefore = await peakRss();
+  const child = spawnClients(h.port, n, 0, "flood");
+  await child.ready;
+  for (let i = 0; i < 10_000 && h.server.core.sessions.size > 0; i++) await settle(2);
+  const after = await sample();
+  const mib = (v: number) => (v / 1024 / 1024).toFixed(1);
+  console.log(
+    `${n} pre-login 2 MiB floods: RSS ${mib(before.rss)} → ${mib(after.rss)} MiB, peak RSS ${mib(peakBefore)} → ` +
+      `${mib(await peakRss())} MiB, frame budget in use ${budgetUsed(h.server)} B, ` +
+      `malformed_frames ${h.server.core.counters.values.malformed_frames}`,
+  );
+  await child.stop();
+  await h.close({ allowViolations: true });
+}
+
 function gc(): void {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (!collect) throw new Error("run with --v8-flags=--expose-gc");
@@ -54,9 +110,14 @@ async function sample(): Promise<Deno.MemoryUsage> {
   return Deno.memoryUsage();
 }
 
-function spawnClients(port: number, n: number, first: number): { ready: Promise<void>; stop(): Promise<void> } {
+function spawnClients(
+  port: number,
+  n: number,
+  first: number,
+  mode = "clients",
+): { ready: Promise<void>; stop(): Promise<void> } {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", import.meta.filename!, "clients", String(port), String(n), String(first)],
+    args: ["run", "-A", import.meta.filename!, mode, String(port), String(n), String(first)],
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
@@ -127,6 +188,10 @@ async function measure(n: number): Promise<void> {
 
 if (Deno.args[0] === "clients") {
   await clients(Number(Deno.args[1]), Number(Deno.args[2]), Number(Deno.args[3]));
+} else if (Deno.args[0] === "flood" && Deno.args.length > 2) {
+  await flood(Number(Deno.args[1]), Number(Deno.args[2]));
+} else if (Deno.args[0] === "flood") {
+  await measureFlood(Number(Deno.args[1] ?? 300));
 } else {
   const n = Number(Deno.args[0] ?? 2000);
   const rounds = Number(Deno.args[1] ?? 1);
