@@ -13,9 +13,9 @@ import { parseProxyHeader } from "./proxy_protocol.ts";
 /** The events of a connection that pushes its bytes (a `node:net` socket fits). */
 export interface ByteStream {
   on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
-  on(event: "end" | "error", listener: () => void): unknown;
+  on(event: "end" | "error" | "close", listener: () => void): unknown;
   off(event: "data", listener: (chunk: Uint8Array) => void): unknown;
-  off(event: "end" | "error", listener: () => void): unknown;
+  off(event: "end" | "error" | "close", listener: () => void): unknown;
   /** Stops delivering data (the caller resumes once the next reader listens). */
   pause(): unknown;
 }
@@ -40,6 +40,7 @@ export function readProxyHeader(stream: ByteStream, clock: Clock, timeoutMs: num
       stream.off("data", onData);
       stream.off("end", onEnd);
       stream.off("error", onEnd);
+      stream.off("close", onEnd);
       stream.pause();
       resolve(result);
     };
@@ -60,5 +61,6 @@ export function readProxyHeader(stream: ByteStream, clock: Clock, timeoutMs: num
     stream.on("data", onData);
     stream.on("end", onEnd);
     stream.on("error", onEnd);
+    stream.on("close", onEnd);
   });
 }

@@ -123,7 +123,12 @@ export class GameServer {
    */
   async #admit(socket: net.Socket): Promise<void> {
     adoptSocket(socket);
-    const peer = normalizeIp(socket.remoteAddress ?? "");
+    if (!socket.remoteAddress) {
+      // Reset before it was accepted: nothing to serve.
+      socket.destroy();
+      return;
+    }
+    const peer = normalizeIp(socket.remoteAddress);
     let ip = peer;
     let first: Uint8Array | null = null;
     if (!this.#proxies.empty && this.#proxies.contains(peer)) {
