@@ -10,21 +10,29 @@
  *   deno run -A --v8-flags=--expose-gc tests/support/session_memory_measure.ts [sessions=2000] [rounds=1]
  *   deno run -A --v8-flags=--expose-gc tests/support/session_memory_measure.ts flood [connections=300]
  *
- * `flood` is issue 14's probe instead: connections that never log in, each
+ *   deno run -A --v8-flags=--expose-gc tests/support/session_memory_measure.ts pings [sessions=1000] [rounds=100]
+ *
+ * `pings` measures the server's CPU per `Ping`/`Pong` round trip instead
+ * (every session pings, waits for its `Pong`, `rounds` times). `flood` is
+ * issue 14's probe: connections that never log in, each
  * sending one 2 MiB − 1 frame, and the server's RSS (and peak RSS) before and
  * after.
  *
  * @module
  */
 
+import process from "node:process";
 import v8 from "node:v8";
 import { encodeClientCommand } from "../../src/protocol/mod.ts";
 import { devToken, settle, startHarness } from "./harness.ts";
 
 const WARM_UP = 200;
 
-/** Child mode: opens `n` connections logged in as users `first`…, prints "ready", holds them until stdin closes. */
-async function clients(port: number, n: number, first: number): Promise<void> {
+/**
+ * Child mode: `n` connections logged in as users `first`…, prints "ready"; with `rounds`, then pings on every
+ * connection that many times and prints "done <ms>"; holds them until stdin closes.
+ */
+async function clients(port: number, n: number, first: number, rounds = 0): Promise<void> {
   const conns: Deno.TcpConn[] = [];
   const buf = new Uint8Array(4096);
   for (let i = 0; i < n; i += 100) {
@@ -39,6 +47,17 @@ async function clients(port: number, n: number, first: number): Promise<void> {
     }));
   }
   console.log("ready");
+  if (rounds > 0) {
+    const ping = encodeClientCommand({ type: "Ping" });
+    const started = performance.now();
+    for (let r = 0; r < rounds; r++) {
+      await Promise.all(conns.map(async (c) => {
+        await c.write(ping);
+        await c.read(new Uint8Array(16));
+      }));
+    }
+    console.log(`done ${Math.round(performance.now() - started)}`);
+  }
   // Hold until the parent closes stdin.
   for await (const _ of Deno.stdin.readable) { /* nothing */ }
   for (const c of conns) c.close();
@@ -70,6 +89,30 @@ async function flood(port: number, n: number): Promise<void> {
 async function peakRss(): Promise<number> {
   const status = await Deno.readTextFile("/proc/self/status");
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Server CPU per ping round trip, `n` sessions × `rounds`. */
+async function measurePings(n: number, rounds: number): Promise<void> {
+  const h = await startHarness({
+    config: {
+      max_sessions: 100_000,
+      max_pending_auth: 100_000,
+      connection_rate_limit: 1_000_000,
+      heartbeat_timeout: 3600,
+    },
+  });
+  const child = spawnClients(h.port, n, 1, "clients", rounds);
+  await child.ready;
+  const start = process.cpuUsage();
+  const wallMs = await child.done;
+  const cpu = process.cpuUsage(start);
+  const us = cpu.user + cpu.system;
+  console.log(
+    `${n * rounds} pings over ${n} sessions: server CPU ${Math.round(us / 1000)} ms ` +
+      `(${(us / (n * rounds)).toFixed(1)} µs per ping), wall ${wallMs} ms`,
+  );
+  await child.stop();
+  await h.close({ allowViolations: true });
 }
 
 /** The frame budget in use (servers before issue 14's budget have none). */
@@ -115,30 +158,34 @@ function spawnClients(
   n: number,
   first: number,
   mode = "clients",
-): { ready: Promise<void>; stop(): Promise<void> } {
+  rounds = 0,
+): { ready: Promise<void>; done: Promise<number>; stop(): Promise<void> } {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", import.meta.filename!, mode, String(port), String(n), String(first)],
+    args: ["run", "-A", import.meta.filename!, mode, String(port), String(n), String(first), String(rounds)],
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
   const writer = child.stdin.getWriter();
-  const ready = (async () => {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (!text.includes("ready")) {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  const until = async (word: string) => {
+    while (!text.includes(word)) {
       const { value, done } = await reader.read();
       if (done) throw new Error("client process ended early");
       text += value;
     }
-    reader.releaseLock();
-  })();
+  };
+  const ready = until("ready");
+  const done = ready.then(() => until("done ")).then(() => Number(/done (\d+)/.exec(text)?.[1]));
+  done.catch(() => {});
   return {
     ready,
+    done,
     async stop() {
       await writer.close();
       await child.status;
-      await child.stdout.cancel().catch(() => {});
+      await reader.cancel().catch(() => {});
     },
   };
 }
@@ -187,7 +234,9 @@ async function measure(n: number): Promise<void> {
 }
 
 if (Deno.args[0] === "clients") {
-  await clients(Number(Deno.args[1]), Number(Deno.args[2]), Number(Deno.args[3]));
+  await clients(Number(Deno.args[1]), Number(Deno.args[2]), Number(Deno.args[3]), Number(Deno.args[4] ?? 0));
+} else if (Deno.args[0] === "pings") {
+  await measurePings(Number(Deno.args[1] ?? 1000), Number(Deno.args[2] ?? 100));
 } else if (Deno.args[0] === "flood" && Deno.args.length > 2) {
   await flood(Number(Deno.args[1]), Number(Deno.args[2]));
 } else if (Deno.args[0] === "flood") {
