@@ -217,6 +217,10 @@ export const ConfigSchema = z.object({
     capacity().default(8),
     "Sessions of one address waiting for authentication (IPv6: one /64; loopback is not limited per address).",
   ),
+  frame_buffer_budget_mb: key(
+    intIn(1, 65536).default(64),
+    "Frame bytes all game connections may buffer at once (MiB); a connection needing more is closed.",
+  ),
   play_history_cache_size: key(intIn(0, 100000).default(100), "Rounds kept per room in memory; 0 = none."),
   chat_history_limit: key(intIn(0, 100000).default(50), "Chat messages kept per room; 0 = none."),
   ready_countdown_secs: key(secs(1).default(60), "Ready countdown before auto start (s)."),
