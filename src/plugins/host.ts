@@ -84,6 +84,25 @@ export interface PluginSummary {
   readonly capabilities: readonly Capability[];
 }
 
+/** Variables the plugin children inherit; everything else is cleared. */
+const CHILD_ENV_KEYS = [
+  "PATH",
+  "HOME",
+  "DENO_DIR",
+  "XDG_CACHE_HOME",
+  "TMPDIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "NODE_EXTRA_CA_CERTS",
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "NO_PROXY",
+  "https_proxy",
+  "http_proxy",
+  "no_proxy",
+  "NPM_CONFIG_REGISTRY",
+] as const;
+
 /** Every plugin. */
 export class PluginHost {
   readonly options: PluginHostOptions;
@@ -132,7 +151,9 @@ export class PluginHost {
   #env(): Record<string, string> {
     if (this.options.env) return { ...this.options.env };
     const env: Record<string, string> = {};
-    for (const key of ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME", "TMPDIR"]) {
+    // The TLS and proxy settings too: the compile child fetches npm packages on first use, and behind a
+    // proxy with its own certificate authority (NODE_EXTRA_CA_CERTS, DENO_CERT) it could not reach the registry.
+    for (const key of CHILD_ENV_KEYS) {
       const v = Deno.env.get(key);
       if (v !== undefined) env[key] = v;
     }
