@@ -10,28 +10,14 @@
  * @module
  */
 
+import { laggedEvent } from "../http/sse.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 
-/** Response headers of every event stream. */
-export const SSE_HEADERS: Readonly<Record<string, string>> = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
-  "x-accel-buffering": "no",
-};
-
-/** An event with a JSON `data` line (spec 1 §6). */
-export function sseJson(name: string, data: unknown): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-}
+export { SSE_HEADERS, sseComment, sseEvent as sseJson } from "../http/sse.ts";
 
 /** An event whose data is a plain text line (spec 2 §6 `validating`, `error`); line breaks become spaces. */
 export function sseText(name: string, text: string): string {
   return `event: ${name}\ndata: ${text.replace(/[\r\n]+/g, " ")}\n\n`;
-}
-
-/** A comment frame (spec 2 §6 `: heartbeat`). */
-export function sseComment(text: string): string {
-  return `: ${text}\n\n`;
 }
 
 /** Options of {@link SseChannel}. */
@@ -129,7 +115,7 @@ export class SseChannel {
       if (this.#skipped > 0) {
         const skipped = this.#skipped;
         this.#skipped = 0;
-        controller.enqueue(encoder.encode(sseJson("stream_lagged", { skipped })));
+        controller.enqueue(encoder.encode(laggedEvent(skipped)));
         return;
       }
       const text = this.#queue.shift();
