@@ -11,7 +11,7 @@ import type { ServerOps } from "../ops/mod.ts";
 import type { ServerCore } from "../server/mod.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
-import type { ConsoleCommands } from "./registrations.ts";
+import type { ConsoleCommands } from "./registration_types.ts";
 
 /** How long loading a plugin (process start, instantiation) may take; not counted against `init_timeout_ms`. */
 export const LOAD_TIMEOUT_MS = 30_000;

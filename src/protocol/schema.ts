@@ -6,8 +6,9 @@
  * Field names keep the Rust/JSON spelling (`is_host`, `full_combo`) so values
  * can be compared with the reference and serialised to the HTTP API as is.
  *
- * Longer than 300 lines on purpose: the whole wire schema in one file, in
- * wire order, is what makes it checkable against the protocol at a glance.
+ * The whole wire schema is in one file, in wire order, so that it can be
+ * checked against the protocol at a glance; which reply answers which
+ * command is `replies.ts`.
  *
  * @module
  */
