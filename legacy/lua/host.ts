@@ -30,7 +30,7 @@ import type { CommandView } from "../../src/server/mod.ts";
 import { beforeCommand } from "./before_command.ts";
 import { disabledPlugins, rememberDisabled } from "./disabled_plugins.ts";
 import { discoverPlugins, type FoundProblem, loadOrder } from "./discover.ts";
-import { countOverrun, FailureLog, OwnedRoutes } from "./host_books.ts";
+import { FailureLog, OwnedRoutes, stopReason } from "./host_books.ts";
 import { HookQueue } from "./hook_queue.ts";
 import { hostEnvOf } from "./host_env_of.ts";
 import { infoOf, type PluginHostOptions, type PluginInfo } from "./host_types.ts";
@@ -241,19 +241,16 @@ export class LuaPluginHost {
     this.#routes.drop(plugin.id);
   }
 
-  /** Logs a failed call; counts overruns and quarantines a plugin that overran too often. */
+  /** Logs a failed call; stops a plugin holding too much or overrunning its limits too often (`stopReason`). */
   #after(plugin: LuaPlugin, what: string, outcome: CallOutcome<unknown>): void {
     if (outcome.ok) return;
     this.#failures.log(plugin.id, what, outcome.message);
-    if (outcome.kind !== "budget" && outcome.kind !== "memory") return;
-    if (countOverrun(plugin, this.#o.ctx.clock.now()) >= this.#o.maxOverruns && plugin.running) {
-      this.#stop(plugin, false);
-      this.#fail(
-        plugin,
-        `quarantined after ${plugin.overruns.length} overruns of its limits within an hour (last: ${outcome.message})`,
-      );
-      this.#refreshVeto();
-    }
+    const reason = stopReason(plugin, outcome, this.#o.ctx.clock.now(), this.#o.maxOverruns);
+    if (reason === null || !plugin.running) return;
+    // No on_disable: the plugin is stopped for what its Lua did.
+    this.#stop(plugin, false);
+    this.#fail(plugin, reason);
+    this.#refreshVeto();
   }
 
   /** Delivers one queued hook to every running plugin. */

@@ -4,7 +4,8 @@
  * them), how often each plugin's hook failed (a failing telemetry hook
  * must not flood the log: the first failure and every hundredth are
  * logged, with the count), and each plugin's overruns of its limits within
- * the last hour (`lua_max_overruns` of them quarantine it).
+ * the last hour (`lua_max_overruns` of them quarantine it; a state holding
+ * more than `lua_state_memory_mb` stops it at once).
  *
  * @module
  */
@@ -12,6 +13,7 @@
 import type { Logger } from "../../src/util/log.ts";
 import type { PluginRouteTable } from "./host_types.ts";
 import type { LuaPlugin } from "./plugin.ts";
+import type { FailureKind } from "./runtime_types.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -68,8 +70,23 @@ export class FailureLog {
   }
 }
 
-/** Records an overrun of `plugin` at `now`; returns how many it had within the last hour. */
-export function countOverrun(plugin: LuaPlugin, now: number): number {
+/**
+ * Why a failed call stops its plugin, or null: a state holding too much
+ * (`oversized`) is dropped at once, which frees it; an overrun of the
+ * instruction or per-call memory limit is counted, and the `maxOverruns`th
+ * within an hour quarantines the plugin.
+ */
+export function stopReason(
+  plugin: LuaPlugin,
+  outcome: { readonly kind: FailureKind; readonly message: string },
+  now: number,
+  maxOverruns: number,
+): string | null {
+  if (outcome.kind === "oversized") return `stopped: ${outcome.message}`;
+  if (outcome.kind !== "budget" && outcome.kind !== "memory") return null;
   plugin.overruns = [...plugin.overruns.filter((t) => t > now - HOUR_MS), now];
-  return plugin.overruns.length;
+  const n = plugin.overruns.length;
+  return n >= maxOverruns
+    ? `quarantined after ${n} overruns of its limits within an hour (last: ${outcome.message})`
+    : null;
 }
