@@ -1,33 +1,14 @@
 /**
  * The one door to fengari (Lua 5.3 in JavaScript): a typed facade over the
- * part of its C-style API the host uses, and the process-wide cap on Lua
- * string length.
+ * part of its C-style API the host uses.
  *
- * Why the cap lives here: fengari has no allocator hook (`lua_gc` does
- * nothing, `collectgarbage("count")` is 0), and the concatenation operator
- * builds strings inside the VM where no host function sees them — a loop of
- * `s = s .. s` reaches gigabytes in a few dozen instructions, between two
- * instruction-count checks. Every Lua string is a `TString` whose
- * constructor assigns its bytes to `realstring`; an accessor on the
- * prototype refuses bytes over {@link MAX_LUA_STRING_BYTES} at that moment,
- * whatever made them (the VM, the string library, the host). The refusal is
- * a JavaScript `RangeError`, which `lua_atnativeerror` (set on every state by
- * the runtime) turns into an ordinary Lua error. Library functions that
- * would build a big buffer *before* making the string (`string.rep`,
- * `table.concat`, `string.gsub`) are also checked up front (`sandbox.ts`),
- * so the largest transient buffer stays near the cap.
- *
- * The same way, every string and every new table entry is counted where
- * fengari makes it (the allocation meter): the runtime checks a call's heap
- * growth each time the count passes a step, and measures what a state
- * holds once enough was made since its last measurement (`retained.ts`).
+ * The cap and the meters that patch fengari's own objects are in
+ * `fengari_meters.ts`: a Lua string is at most {@link MAX_LUA_STRING_BYTES}.
  *
  * @module
  */
 
 import fengariModule from "fengari";
-import lstringModule from "fengari/src/lstring.js";
-import ltableModule from "fengari/src/ltable.js";
 
 /** Longest Lua string (bytes): a constant of the process, the same for every plugin. */
 export const MAX_LUA_STRING_BYTES = 1024 * 1024;
@@ -189,119 +170,3 @@ export function toText(L: LuaState, idx: number): string | null {
 export function raise(L: LuaState, message: string): number {
   return lauxlib.luaL_error(L, luaBytes(message.replaceAll("%", "%%")));
 }
-
-// --- the string cap (see the module comment) ----------------------------------------------------------------------
-
-interface TStringClass {
-  readonly prototype: object;
-}
-
-const CAP_MARK = Symbol.for("chorus.lua.stringCap");
-
-/**
- * How many strings the cap refused in this realm. fengari can turn a
- * JavaScript exception inside the VM into a Lua error only when the frame
- * has two free stack slots (`lua_atnativeerror` pushes a function); a
- * refusal in the middle of a concatenation meets a full frame, and the call
- * then fails with a status but no message. The runtime compares this count
- * before and after a call to name the cause. State of the patch itself, kept
- * with it.
- */
-const refusals = { count: 0 };
-
-/** What one table entry is counted as (a Map slot, the entry object, key and value `TValue`s). */
-export const TABLE_ENTRY_BYTES = 96;
-/** What one string is counted as on top of its bytes (the `TString` and its array's header). */
-const STRING_OVERHEAD_BYTES = 64;
-
-/**
- * Bytes of Lua strings and table entries made in this realm so far, and the
- * mark past which the running call's check runs (`onMark`; `mayThrow` is
- * false where an exception would leave fengari's structures half-changed,
- * so the check only records the overrun for the count hook to raise). Like
- * the cap's count, state of the patch itself: fengari has no allocator hook
- * (see the module comment), so every string and table entry is counted
- * where fengari makes it. Lua runs one call at a time, so what a call makes
- * is the difference of two readings.
- */
-const made: { bytes: number; mark: number; onMark: ((mayThrow: boolean) => void) | null } = {
-  bytes: 0,
-  mark: Infinity,
-  onMark: null,
-};
-
-/** Strings refused by the cap so far. */
-export function stringCapRefusals(): number {
-  return refusals.count;
-}
-
-/** Installs the string cap on fengari's `TString` once per JavaScript realm; idempotent. */
-function installStringCap(): void {
-  const TString = (lstringModule as unknown as { TString: TStringClass }).TString;
-  const proto = TString.prototype as Record<symbol, unknown>;
-  if (proto[CAP_MARK]) return;
-  Object.defineProperty(proto, "realstring", {
-    configurable: true,
-    set(this: object, bytes: Uint8Array) {
-      if (bytes.length > MAX_LUA_STRING_BYTES) {
-        refusals.count++;
-        throw new RangeError(STRING_TOO_LARGE);
-      }
-      made.bytes += bytes.length + STRING_OVERHEAD_BYTES;
-      // The running call's check (it may refuse this string: a RangeError, as the cap's).
-      if (made.bytes > made.mark) made.onMark?.(true);
-      // From now on an own data property: reads stay as fast as before.
-      Object.defineProperty(this, "realstring", { value: bytes, writable: true, enumerable: true, configurable: true });
-    },
-  });
-  Object.defineProperty(proto, CAP_MARK, { value: true });
-}
-
-installStringCap();
-
-// --- the allocation meter -----------------------------------------------------------------------------------------
-
-/** Bytes of Lua strings and table entries made so far (an approximation of what Lua allocated). */
-export function allocatedBytes(): number {
-  return made.bytes;
-}
-
-/** Arms the running call's check: `onMark` runs once the count passes `mark` (Infinity and null disarm it). */
-export function armAllocationCheck(mark: number, onMark: ((mayThrow: boolean) => void) | null): void {
-  made.mark = mark;
-  made.onMark = onMark;
-}
-
-interface TableClass {
-  readonly prototype: object;
-}
-
-const METER_MARK = Symbol.for("chorus.lua.tableMeter");
-
-/** A table's hash part that counts its new entries (fengari calls `set` only to add one). */
-class MeteredMap<K, V> extends Map<K, V> {
-  override set(key: K, value: V): this {
-    made.bytes += TABLE_ENTRY_BYTES;
-    super.set(key, value);
-    // Never throws here: fengari has linked the entry already; the count hook raises at the next check.
-    if (made.bytes > made.mark) made.onMark?.(false);
-    return this;
-  }
-}
-
-/** Installs the table meter on fengari's `Table` once per JavaScript realm; idempotent. */
-function installTableMeter(): void {
-  const Table = (ltableModule as unknown as { Table: TableClass }).Table;
-  const proto = Table.prototype as Record<symbol, unknown>;
-  if (proto[METER_MARK]) return;
-  Object.defineProperty(proto, "strong", {
-    configurable: true,
-    set(this: object, map: Map<unknown, unknown>) {
-      Object.setPrototypeOf(map, MeteredMap.prototype);
-      Object.defineProperty(this, "strong", { value: map, writable: true, enumerable: true, configurable: true });
-    },
-  });
-  Object.defineProperty(proto, METER_MARK, { value: true });
-}
-
-installTableMeter();

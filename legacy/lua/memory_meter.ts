@@ -16,7 +16,8 @@
  * @module
  */
 
-import { allocatedBytes, armAllocationCheck, type LuaState } from "./fengari.ts";
+import type { LuaState } from "./fengari.ts";
+import { allocatedBytes, type AllocationCheck, armAllocationCheck } from "./fengari_meters.ts";
 import { retainedBytes } from "./retained.ts";
 import type { CallLimits } from "./runtime_types.ts";
 
@@ -40,6 +41,8 @@ export class MemoryMeter {
   #madeSinceMeasure = 0;
   /** The running call's overrun, once found. */
   #over: string | null = null;
+  /** The check of the call this one runs inside, restored when it ends. */
+  #outer: AllocationCheck = { mark: Infinity, onMark: null };
 
   constructor(limits: CallLimits, heapBytes: () => number) {
     this.#limits = limits;
@@ -61,7 +64,7 @@ export class MemoryMeter {
     this.#heapAtStart = -1;
     this.#over = null;
     this.#madeAtStart = allocatedBytes();
-    armAllocationCheck(this.#madeAtStart + this.#step, this.#onMark);
+    this.#outer = armAllocationCheck(this.#madeAtStart + this.#step, this.#onMark);
   }
 
   /** The count hook's `ticks`th tick; the overrun message when the call grew the heap past its limit, else null. */
@@ -74,7 +77,7 @@ export class MemoryMeter {
 
   /** The call ended: the check is disarmed, and what the state holds is measured when due (`oversized`, or null). */
   end(L: LuaState | null): string | null {
-    armAllocationCheck(Infinity, null);
+    armAllocationCheck(this.#outer.mark, this.#outer.onMark);
     if (!L) return null;
     this.#madeSinceMeasure += allocatedBytes() - this.#madeAtStart;
     if (this.#madeSinceMeasure <= this.#limits.stateBytes / 4) return null;
@@ -104,8 +107,9 @@ export class MemoryMeter {
     // A call measured here first: its growth so far is about what it made.
     if (this.#heapAtStart < 0) this.#heapAtStart = now - (allocatedBytes() - this.#madeAtStart);
     this.#check(now);
-    if (!this.#over) return armAllocationCheck(allocatedBytes() + this.#step, this.#onMark);
-    armAllocationCheck(allocatedBytes(), this.#onMark);
+    // Past the limit it stays armed at once: every further string of the call is refused.
+    armAllocationCheck(allocatedBytes() + (this.#over ? 0 : this.#step), this.#onMark);
+    if (!this.#over) return;
     if (mayThrow) throw new RangeError(this.#over);
   };
 }

@@ -22,7 +22,8 @@ import lstateModule from "fengari/src/lstate.js";
 import lstringModule from "fengari/src/lstring.js";
 import ltableModule from "fengari/src/ltable.js";
 import lfuncModule from "fengari/src/lfunc.js";
-import { type LuaState, TABLE_ENTRY_BYTES } from "./fengari.ts";
+import type { LuaState } from "./fengari.ts";
+import { TABLE_ENTRY_BYTES } from "./fengari_meters.ts";
 
 /** fengari's value cell: a type tag and a value. */
 interface TValue {

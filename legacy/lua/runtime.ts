@@ -9,6 +9,11 @@
  *   with `pcall` cannot keep running: each protected call it unwinds into
  *   fails at its next instruction, up to the host's own call. The state
  *   stays usable and keeps its globals for the next call.
+ * - **time**: pattern matching, which runs inside one instruction and can
+ *   backtrack for hours, is stopped once the call has run
+ *   {@link callTimeMs} of wall time (`fengari_meters.ts`). Lua code itself
+ *   is bounded by its instructions alone, which a loaded machine does not
+ *   change.
  * - **memory**: the heap may grow by `memoryBytes` during one call, and a
  *   state may hold `stateBytes` between calls (`memory_meter.ts`); a call
  *   over its limit is stopped the same way. Strings are capped at creation
@@ -20,33 +25,28 @@
  * @module
  */
 
-import {
-  jsText,
-  lauxlib,
-  lua,
-  luaBytes,
-  type LuaFunction,
-  type LuaState,
-  pushString,
-  raise,
-  STRING_TOO_LARGE,
-  stringCapRefusals,
-} from "./fengari.ts";
+import { jsText, lauxlib, lua, luaBytes, type LuaState, raise, STRING_TOO_LARGE } from "./fengari.ts";
+import { nativeError, traceback } from "./error_handlers.ts";
+import { armPatternCheck, stringCapRefusals } from "./fengari_meters.ts";
 import { MemoryMeter } from "./memory_meter.ts";
 import {
   type CallLimits,
   type CallOutcome,
+  callTimeMs,
   LuaLoadError,
   processHeapBytes,
   type RuntimeOptions,
+  timeMessage,
 } from "./runtime_types.ts";
 import { openSandbox } from "./sandbox.ts";
 
 export {
   type CallLimits,
   type CallOutcome,
+  callTimeMs,
   type FailureKind,
   LuaLoadError,
+  MIN_CALL_MS,
   processHeapBytes,
   type RuntimeOptions,
 } from "./runtime_types.ts";
@@ -63,6 +63,9 @@ export class LuaRuntime {
   #running = false;
   #ticks = 0;
   #abort: { kind: "budget" | "memory"; message: string } | null = null;
+  /** When the running call must have ended (`performance.now()`). */
+  #deadline = 0;
+  #outerPatternCheck: (() => void) | null = null;
   /** Threads whose hook fires on every instruction (after an abort); restored when the call ends. */
   readonly #tight = new Set<LuaState>();
   #closed = false;
@@ -155,6 +158,8 @@ export class LuaRuntime {
     this.#abort = null;
     // Measured at the first memory check, not here: a short call (most hooks) never pays for a measurement.
     this.#meter.begin();
+    this.#deadline = performance.now() + callTimeMs(this.#limits);
+    this.#outerPatternCheck = armPatternCheck(this.#patternCheck);
     const refusedBefore = stringCapRefusals();
     try {
       lua.lua_pushjsfunction(L, traceback);
@@ -183,6 +188,7 @@ export class LuaRuntime {
         return { ok: false, kind: "error", message: error instanceof Error ? error.message : String(error) };
       }
     } finally {
+      armPatternCheck(this.#outerPatternCheck);
       lua.lua_settop(L, base);
       for (const thread of this.#tight) lua.lua_sethook(thread, this.#hook, lua.LUA_MASKCOUNT, HOOK_STEP);
       this.#tight.clear();
@@ -258,26 +264,17 @@ export class LuaRuntime {
     }
   };
 
+  /** The pattern matcher's check (`fengari.ts`): past the call's time, the match is stopped and so is the call. */
+  readonly #patternCheck = (): void => {
+    if (!this.#abort && performance.now() > this.#deadline) {
+      this.#abort = { kind: "budget", message: timeMessage(this.#limits) };
+    }
+    if (this.#abort) throw new RangeError(this.#abort.message);
+  };
+
   #tighten(L: LuaState): void {
     if (this.#tight.has(L)) return;
     this.#tight.add(L);
     lua.lua_sethook(L, this.#hook, lua.LUA_MASKCOUNT, 1);
   }
 }
-
-/** Message handler: the error with a traceback. */
-const traceback: LuaFunction = (L) => {
-  const message = lua.lua_type(L, 1) === lua.LUA_TSTRING ? lua.lua_tolstring(L, 1) : null;
-  lauxlib.luaL_traceback(L, L, message ?? luaBytes("(error object is not a string)"), 1);
-  return 1;
-};
-
-/** A JavaScript exception inside the VM (the string cap's RangeError, a host bug) as a Lua error message. */
-const nativeError: LuaFunction = (L) => {
-  const error = lua.lua_touserdata(L, -1);
-  const message = error instanceof RangeError && error.message === STRING_TOO_LARGE
-    ? STRING_TOO_LARGE
-    : `host error: ${error instanceof Error ? error.message : String(error)}`;
-  pushString(L, message);
-  return 1;
-};

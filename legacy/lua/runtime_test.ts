@@ -1,6 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { LuaRuntime, processHeapBytes } from "./runtime.ts";
+import { callTimeMs, LuaRuntime, MIN_CALL_MS, processHeapBytes } from "./runtime.ts";
 import { readValue } from "./values.ts";
 
 function runtime(
@@ -118,6 +118,32 @@ Deno.test("lua memory bombs are refused: string.rep, concatenation, table.concat
   await t.step("a table growing within one call", () => {
     const r = run(`local t = {} for i = 1, 1e8 do t[i] = {i} end return #t`);
     equal(r.ok ? "ok" : r.kind, "memory");
+  });
+});
+
+Deno.test("lua time: a backtracking pattern is stopped at the call's time limit; ordinary patterns are untouched", async (t) => {
+  const { run } = runtime({ instructions: 100_000 });
+  equal(callTimeMs({ instructions: 100_000, memoryBytes: 0, stateBytes: 0 }), MIN_CALL_MS);
+  const bombs: [string, string][] = [
+    ["find", `return (string.find(string.rep("a", 2000), ".-.-.-.-b"))`],
+    ["match under pcall", `local ok = pcall(string.match, string.rep("a", 2000), ".-.-.-.-b") return "escaped"`],
+    ["gmatch in a loop", `for i = 1, 1e6 do for m in string.gmatch(string.rep("a", 300), ".-.-.-b") do end end`],
+    ["gsub", `return (string.gsub(string.rep("a", 2000), ".-.-.-.-b", "x"))`],
+  ];
+  for (const [name, code] of bombs) {
+    await t.step(name, () => {
+      // Without the limit each of these takes hours (.-.-.-b over 400 bytes: 31 s).
+      deepEqual(run(code), {
+        ok: false,
+        kind: "budget",
+        message: `time limit exceeded (pattern matching after the call ran ${MIN_CALL_MS} ms)`,
+      });
+    });
+  }
+  deepEqual(run(`return (string.gsub("a=1&b=2", "(%w+)=(%w+)", "%2=%1"))`), { ok: true, value: "1=a&2=b" });
+  deepEqual(run(`local n = 0 for w in string.gmatch(string.rep("ab,", 5000), "[^,]+") do n = n + 1 end return n`), {
+    ok: true,
+    value: 5000,
   });
 });
 

@@ -42,3 +42,21 @@ export function processHeapBytes(): number {
 export class LuaLoadError extends Error {
   override readonly name = "LuaLoadError";
 }
+
+/** The shortest wall time a call is allowed (`callTimeMs`). */
+export const MIN_CALL_MS = 500;
+
+/**
+ * The wall time after which a call's pattern matching is stopped: about a
+ * microsecond per instruction of its budget, at least {@link MIN_CALL_MS}.
+ * Instructions bound the Lua code; this bounds a backtracking pattern,
+ * which runs inside one instruction where the count hook cannot see it.
+ */
+export function callTimeMs(limits: CallLimits): number {
+  return Math.max(MIN_CALL_MS, Math.round(limits.instructions / 1000));
+}
+
+/** The message of a call stopped for its time. */
+export function timeMessage(limits: CallLimits): string {
+  return `time limit exceeded (pattern matching after the call ran ${callTimeMs(limits)} ms)`;
+}
