@@ -151,6 +151,10 @@ const LegacySchema = section({
     "Lua instructions one hook or route call may run.",
   ),
   lua_memory_mb: key(intIn(1, 4096).default(64), "Heap growth one Lua call may cause (MiB)."),
+  lua_state_memory_mb: key(
+    intIn(1, 16384).default(256),
+    "Lua data one plugin may hold between calls (MiB); more stops the plugin.",
+  ),
   lua_max_overruns: key(
     intIn(1, 1000).default(3),
     "Budget or memory overruns within an hour before a plugin is disabled.",
