@@ -26,7 +26,7 @@ import { EventBus, logRoomEvents } from "./events/mod.ts";
 import { RouteRegistry, SseRegistry } from "./http/mod.ts";
 import { CommandCounter } from "./metrics/command_counter.ts";
 import { configSecrets } from "./reporting/scrub.ts";
-import { createErrorReporter } from "./reporting/sentry.ts";
+import { lazyErrorReporter } from "./reporting/lazy.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import { GameServer, inGameConsole } from "./server/mod.ts";
@@ -57,7 +57,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
   const log = logs.logger();
   const version = options.update?.version ?? VERSION;
   // spec 3 §2.3 `sentry_dsn`: every error-level record is reported, scrubbed of tokens and secrets; off when unset.
-  const reporter = createErrorReporter({
+  const reporter = lazyErrorReporter({
     dsn: config.sentry_dsn,
     release: `chorus@${version}`,
     environment: config.profile.toLowerCase(),

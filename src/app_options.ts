@@ -10,7 +10,7 @@ import type { ConsoleLogSink, ConsoleRegistry } from "./console/mod.ts";
 import type { Config, LoadedConfig } from "./config/mod.ts";
 import type { ServerOps } from "./ops/mod.ts";
 import type { Persistence } from "./persistence/mod.ts";
-import type { ErrorReporter } from "./reporting/sentry.ts";
+import type { ErrorReporter } from "./reporting/reporter.ts";
 import type { ConsoleRunner, GameServer } from "./server/mod.ts";
 import type { Updater } from "./update/mod.ts";
 import type { Clock } from "./util/clock.ts";

@@ -7,8 +7,7 @@
  * @module
  */
 
-import { ChartDurationCache } from "./chart/cache.ts";
-import { resolveChartDuration } from "./chart/resolve.ts";
+import type { ChartDurationCache } from "./chart/cache.ts";
 import type { createRegistry } from "./console/mod.ts";
 import type { Persistence } from "./persistence/mod.ts";
 import type { ConsoleCommands } from "./plugins/registrations.ts";
@@ -52,11 +51,13 @@ export function durablePlaytime(p: Persistence): PlaytimeSource {
  * One cache per API endpoint: a room's endpoint override may serve other charts under the same ids.
  */
 export function chartProber(clock: Clock): ChartDurationResolver {
+  // The prober (archive reader, audio header parsers, unzip) is loaded with the first chart selected (issue 15).
+  let modules: Promise<[typeof import("./chart/cache.ts"), typeof import("./chart/resolve.ts")]> | null = null;
   const caches = new Map<string, ChartDurationCache>();
-  const cacheFor = (endpoint: string) => {
+  const cacheFor = (endpoint: string, Cache: typeof ChartDurationCache) => {
     let cache = caches.get(endpoint);
     if (!cache) {
-      cache = new ChartDurationCache({ clock });
+      cache = new Cache({ clock });
       caches.set(endpoint, cache);
       // Bounded: the oldest endpoint's cache goes first.
       for (const old of caches.keys()) if (caches.size > 16) caches.delete(old);
@@ -64,10 +65,16 @@ export function chartProber(clock: Clock): ChartDurationResolver {
     return cache;
   };
   return async (chartId, upstream, meta) => {
+    modules ??= Promise.all([import("./chart/cache.ts"), import("./chart/resolve.ts")]);
+    const [{ ChartDurationCache }, { resolveChartDuration }] = await modules.catch((error) => {
+      modules = null;
+      throw error;
+    });
     const api = upstream as Upstream;
     // Metadata the selection already fetched spares a second `/chart/{id}`.
     const chart = meta && "file" in meta ? meta as UpstreamChart : chartId;
-    return (await resolveChartDuration(api, chart, { clock, cache: cacheFor(api.baseUrl) })).audio.durationSecs;
+    return (await resolveChartDuration(api, chart, { clock, cache: cacheFor(api.baseUrl, ChartDurationCache) })).audio
+      .durationSecs;
   };
 }
 
