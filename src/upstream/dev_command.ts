@@ -1,7 +1,7 @@
 /**
- * The `dev` command's choices, kept out of `main.ts` so that they can be tested without a process: the
- * `--dev-upstream-port` option, what to tell the operator about the game API endpoint it replaces, and the guide to
- * its test data.
+ * The `dev` command's choices, kept out of `main.ts` so that they can be tested without a process: what to tell the
+ * operator about the game API endpoint it replaces, and the guide to its test data (its `--dev-upstream-port` option
+ * is parsed in `src/roles/dev_option.ts`, which every game-server role reads).
  *
  * @module
  */
@@ -12,13 +12,6 @@ import { DEV_PASSWORD, DEV_WELL_KNOWN_USERS, devToken } from "./dev_accounts.ts"
 import { AUDIO_FORMATS } from "./dev_audio.ts";
 import { DEV_CHART_MAX_SECS, DEV_CHART_MIN_SECS, DEV_WELL_KNOWN_CHARTS, MAX_DEV_CHART_ID } from "./dev_charts.ts";
 import { DEV_RECORD_STRIDE, devRecordId } from "./dev_records.ts";
-
-export {
-  DEFAULT_DEV_UPSTREAM_PORT,
-  DEV_UPSTREAM_PORT_OPTION,
-  type DevUpstreamPortOption,
-  takeDevUpstreamPort,
-} from "../roles/dev_option.ts";
 
 /**
  * `loaded` as `dev` runs it: the game API endpoint is the development upstream at `url`. Applied to the configuration
