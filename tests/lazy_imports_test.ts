@@ -136,6 +136,7 @@ const NPM = [
   "@bytecodealliance/componentize-js",
   "@bytecodealliance/preview2-shim",
   "playwright-core",
+  "hash-wasm",
 ];
 
 Deno.test("the start path imports only what a game server uses; the rest loads on demand", async () => {
