@@ -10,8 +10,9 @@
  * first run creates the store and the later ones reopen it), waits for the
  * "is ready" line and `--settle` seconds, reads VmRSS from `/proc`, then asks
  * V8 through the inspector (`--inspect` on loopback) for a full garbage
- * collection and the heap's used and total size, and reads RSS again. It
- * prints one JSON line per run and the medians of the warm runs.
+ * collection and the heap's used and total size, and reads RSS again
+ * (`--no-inspect`: RSS only, without the inspector's own cost). It prints one
+ * JSON line per run and the medians of the warm runs (all but the first).
  *
  * @module
  */
@@ -130,7 +131,8 @@ async function once(
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2 * 10) / 10;
 }
 
 if (import.meta.main) {
