@@ -10,10 +10,10 @@ export { isTransientDbError, num, numOrNull } from "./sql_db.ts";
 export type { Backend, Queryable, Row, SqlDb } from "./sql_db.ts";
 export { checkDataDir, describeDatabase, openStore } from "./open_store.ts";
 export type { OpenedStore, OpenStoreOptions } from "./open_store.ts";
-export { PgliteDb } from "./pglite_db.ts";
+// The drivers (PGlite, postgres.js) are not re-exported: `open_store.ts` loads the configured one on demand (issue 15);
+// code that needs a driver itself imports its module.
 export type { PgliteOptions } from "./pglite_db.ts";
-export { PgliteWorkerDb } from "./pglite_worker_db.ts";
-export { describeUrl, PostgresDb } from "./postgres_db.ts";
+export { describeUrl } from "./postgres_url.ts";
 export { PGLITE_INITIAL_MEMORY, PGLITE_SETTINGS } from "./pglite_config.ts";
 export { migrate, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 export type { MigrateResult, Migration } from "./migrations.ts";

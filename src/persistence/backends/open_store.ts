@@ -13,9 +13,8 @@ import type { Clock } from "../../util/clock.ts";
 import type { Logger } from "../../util/log.ts";
 import { DataDirLock } from "../lock.ts";
 import { migrate, type MigrateResult, type Migration, MIGRATIONS } from "./migrations.ts";
-import { PgliteDb } from "./pglite_db.ts";
-import { PgliteWorkerDb, WorkerStartError } from "./pglite_worker_db.ts";
-import { describeUrl, PostgresDb } from "./postgres_db.ts";
+import { WorkerStartError } from "./pglite_channel.ts";
+import { describeUrl } from "./postgres_url.ts";
 import type { SqlDb } from "./sql_db.ts";
 import { isDiskFull } from "../error_text.ts";
 import { errorText, PersistenceError } from "../types.ts";
@@ -65,6 +64,8 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
   try {
     if (!db) {
       if (o.databaseUrl) {
+        // Each driver is loaded only when it is the one configured (issue 15 "Load on demand").
+        const { PostgresDb } = await import("./postgres_db.ts");
         const pg = db = await PostgresDb.open(o.databaseUrl, o.log);
         // Before migrating or reading anything: one server per database (postgres_owner_lock.ts).
         await pg.lockOwner(o.log);
@@ -111,6 +112,7 @@ function embeddedFailure(dir: string, fresh: boolean, error: unknown): Persisten
  */
 async function openEmbedded(dir: string, log: Logger, clock: Clock | undefined): Promise<SqlDb> {
   try {
+    const { PgliteWorkerDb } = await import("./pglite_worker_db.ts");
     return await PgliteWorkerDb.open({ dir, log, ...(clock ? { clock } : {}) });
   } catch (error) {
     if (!(error instanceof WorkerStartError)) throw error;
@@ -118,6 +120,7 @@ async function openEmbedded(dir: string, log: Logger, clock: Clock | undefined):
       dir,
       error: errorText(error),
     });
+    const { PgliteDb } = await import("./pglite_db.ts");
     return await PgliteDb.open({ dir });
   }
 }
