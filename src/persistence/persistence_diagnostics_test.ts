@@ -11,10 +11,10 @@ import { LogHub } from "../util/log.ts";
 import { faultyJournalFiles } from "./journal/faults_test_util.ts";
 import { openStore } from "./backends/open_store.ts";
 import { openPersistence } from "./persistence.ts";
-import { PgliteDb } from "./backends/pglite_db.ts";
+import { SqliteStoreDb } from "./backends/sqlite_store_db.ts";
 
 Deno.test("a full disk logs the first failed journal write, then a count per interval, and nothing is lost", async () => {
-  const pglite = await PgliteDb.open();
+  const pglite = SqliteStoreDb.open(":memory:");
   const logs = new LogHub({ level: "debug", sink: () => {} });
   const clock = new ManualClock();
   const dataDir = await Deno.makeTempDir();

@@ -6,7 +6,7 @@ import { flip, recordOffsets } from "./journal/corruption_test_util.ts";
 import { Journal } from "./journal/journal.ts";
 import { JOURNAL_ID_FILE } from "./journal/identity.ts";
 import { openPersistence } from "./persistence.ts";
-import { PgliteDb } from "./backends/pglite_db.ts";
+import { SqliteStoreDb } from "./backends/sqlite_store_db.ts";
 
 /** Flips a body bit of record `index` (from the end when negative) of the journal's last segment; its sequence. */
 async function damageBody(dataDir: string, index: number): Promise<void> {
@@ -19,7 +19,7 @@ async function damageBody(dataDir: string, index: number): Promise<void> {
 }
 
 Deno.test("startup and journal damage: the database's applied sequence decides what is needed", async (t) => {
-  const pglite = await PgliteDb.open();
+  const pglite = SqliteStoreDb.open(":memory:");
   const logs = new LogHub({ level: "debug", sink: () => {} });
   const log = logs.logger();
   const clock = new ManualClock();

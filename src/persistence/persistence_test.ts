@@ -5,7 +5,7 @@ import { LogHub } from "../util/log.ts";
 import { Journal } from "./journal/journal.ts";
 import { LOCK_FILE } from "./lock.ts";
 import { openPersistence } from "./persistence.ts";
-import { PgliteDb } from "./backends/pglite_db.ts";
+import { SqliteStoreDb } from "./backends/sqlite_store_db.ts";
 import type { Queryable, SqlDb } from "./backends/sql_db.ts";
 
 /** A database whose journal-applying transactions wait while held (a store too slow to keep up). */
@@ -45,7 +45,7 @@ function slowDb(db: SqlDb) {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 Deno.test("persistence startup fails closed", async (t) => {
-  const pglite = await PgliteDb.open();
+  const pglite = SqliteStoreDb.open(":memory:");
   const log = new LogHub({ level: "debug", sink: () => {} }).logger();
   try {
     await t.step(

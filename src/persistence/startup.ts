@@ -35,7 +35,6 @@ export async function openStorage(o: PersistenceOptions, now: number): Promise<S
     databaseUrl: config.database_url,
     log,
     now,
-    clock,
     ...(o.db ? { db: o.db } : {}),
     ...(o.migrations ? { migrations: o.migrations } : {}),
   });
