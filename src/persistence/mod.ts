@@ -19,5 +19,12 @@ export type { DeadLetter, ReplayOutcome } from "./apply/mod.ts";
 export type { SegmentView, WalInspection } from "./inspect.ts";
 export type { RetentionResult } from "./retention/mod.ts";
 export { RETENTION_TABLES } from "./retention/mod.ts";
-export { convertCommand, convertPgliteStore, describeDatabase, SCHEMA_VERSION, storePaths } from "./backends/mod.ts";
-export { LOCK_FILE } from "./lock.ts";
+export {
+  convertCommand,
+  convertPgliteStore,
+  describeDatabase,
+  hasPgliteStore,
+  SCHEMA_VERSION,
+  storePaths,
+} from "./backends/mod.ts";
+export { DataDirLock, LOCK_FILE } from "./lock.ts";

@@ -238,6 +238,28 @@ const CASES: [string, Case][] = [
     assert.equal((await q.user(100))!.login_count, 4);
     assert.equal((await q.user(100))!.last_seen_at, T0 + 99);
   }],
+  ["revoked logins are taken back once: counts, addresses, users left without a login", async (db, store, q) => {
+    const revoke = (user: number, at: number, ip = "10.0.0.1"): JournalEntry => ({
+      t: "login.revoked",
+      user,
+      ip,
+      session: at,
+      instance: "inst-1",
+      reason: "auth",
+      at: at + 1,
+    });
+    await apply(store, [login(100, T0, "10.0.0.1"), login(100, T0 + 10, "10.0.0.2"), login(200, T0 + 20)]);
+    // A revocation twice in one batch, and a login revoked in the batch that journaled it.
+    await apply(store, [revoke(100, T0 + 10, "10.0.0.2"), revoke(100, T0 + 10, "10.0.0.2"), revoke(200, T0 + 20)]);
+    await apply(store, [login(300, T0 + 30), revoke(300, T0 + 30)]);
+    await apply(store, [revoke(100, T0 + 10, "10.0.0.2")]); // Already taken back: nothing changes.
+    assert.equal((await q.user(100))!.login_count, 1);
+    assert.deepEqual((await q.ipHistory(100)).map((r) => [r.ip, r.use_count]), [["10.0.0.1", 1]]);
+    assert.equal(await q.user(200), null, "a user without any login is gone");
+    assert.equal(await q.user(300), null);
+    assert.deepEqual(await q.ipHistory(200), []);
+    assert.equal(await count(db, "visits"), 1);
+  }],
   ["room and round events make history, rounds and results", async (db, store, q) => {
     const joined = (user: number, time: number) =>
       ev({ kind: "room.joined", ...scope, user, name: `P${user}`, monitor: false, time });
