@@ -45,7 +45,7 @@ function slowDb(db: SqlDb) {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 Deno.test("persistence startup fails closed", async (t) => {
-  const pglite = SqliteStoreDb.open(":memory:");
+  const db = SqliteStoreDb.open(":memory:");
   const log = new LogHub({ level: "debug", sink: () => {} }).logger();
   try {
     await t.step(
@@ -56,7 +56,7 @@ Deno.test("persistence startup fails closed", async (t) => {
         const journal = await Journal.open({ dir: `${dataDir}/journal`, clock, log });
         for (let i = 0; i < 10; i++) journal.append({ t: "setting", key: `k${i}`, value: i, at: i });
         await journal.close();
-        const slow = slowDb(pglite);
+        const slow = slowDb(db);
         const config = { ...defaultConfig(), data_dir: dataDir, startup_recovery_timeout: 5 };
         slow.hold();
         const opening = openPersistence({ config, clock, log, db: slow.db });
@@ -75,7 +75,7 @@ Deno.test("persistence startup fails closed", async (t) => {
         });
         await assert.rejects(Deno.stat(`${dataDir}/${LOCK_FILE}`), Deno.errors.NotFound, "the lock is released");
         // The next start finishes the replay.
-        const p = await openPersistence({ config, clock, log, db: pglite });
+        const p = await openPersistence({ config, clock, log, db: db });
         assert.equal(p.getSetting("k9"), 9);
         await p.stop();
         await Deno.remove(dataDir, { recursive: true });
@@ -84,16 +84,16 @@ Deno.test("persistence startup fails closed", async (t) => {
 
     await t.step("when the database schema is newer than the code", async () => {
       const dataDir = await Deno.makeTempDir();
-      await pglite.query("INSERT INTO schema_version VALUES (99, 0, 'future')");
+      await db.query("INSERT INTO schema_version VALUES (99, 0, 'future')");
       const config = { ...defaultConfig(), data_dir: dataDir };
       await assert.rejects(
-        openPersistence({ config, clock: new ManualClock(), log, db: pglite }),
+        openPersistence({ config, clock: new ManualClock(), log, db: db }),
         /its schema version 99 is newer than this server supports/,
       );
       await assert.rejects(Deno.stat(`${dataDir}/${LOCK_FILE}`), Deno.errors.NotFound, "the lock is released");
       await Deno.remove(dataDir, { recursive: true });
     });
   } finally {
-    await pglite.close();
+    await db.close();
   }
 });

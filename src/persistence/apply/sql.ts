@@ -82,7 +82,9 @@ function statements(dialect: Dialect) {
       `DELETE FROM visits WHERE (instance_id, session_id) IN (${revoked})`,
     ],
     /** Users and addresses left without any login after revocations. */
-    revokedUsers: `DELETE FROM users WHERE login_count <= 0 AND user_id IN (SELECT user_id FROM ${rows("user_id bigint")})`,
+    revokedUsers: `DELETE FROM users WHERE login_count <= 0 AND user_id IN (SELECT user_id FROM ${
+      rows("user_id bigint")
+    })`,
     revokedIps: `DELETE FROM ip_history WHERE use_count <= 0
       AND (user_id, ip) IN (SELECT user_id, ip FROM ${rows("user_id bigint, ip text")})`,
     lastSeen: `UPDATE users SET last_seen_at = ${GREATEST}(users.last_seen_at, x.at)
@@ -122,15 +124,16 @@ function statements(dialect: Dialect) {
     roomLeaves: `UPDATE user_room_history AS h SET left_at = x.at, leave_reason = x.reason
       FROM ${rows("user_id bigint, room_uuid text, at bigint, reason text")}
       WHERE h.user_id = x.user_id AND h.room_uuid = x.room_uuid AND h.left_at IS NULL`,
-    rounds: `INSERT INTO rounds AS r (round_uuid, room_id, room_uuid, chart_id, chart_name, players, aborted, started_at,
+    rounds:
+      `INSERT INTO rounds AS r (round_uuid, room_id, room_uuid, chart_id, chart_name, players, aborted, started_at,
         finished_at, seq)
       SELECT round_uuid, room_id, room_uuid, chart_id, chart_name, players, aborted, started_at, finished_at, seq
       FROM ${
-      rows(
-        "round_uuid text, room_id text, room_uuid text, chart_id bigint, chart_name text, players jsonb, " +
-          "aborted jsonb, started_at bigint, finished_at bigint, seq bigint",
-      )
-    } WHERE true
+        rows(
+          "round_uuid text, room_id text, room_uuid text, chart_id bigint, chart_name text, players jsonb, " +
+            "aborted jsonb, started_at bigint, finished_at bigint, seq bigint",
+        )
+      } WHERE true
       ON CONFLICT (round_uuid) DO UPDATE SET finished_at = COALESCE(EXCLUDED.finished_at, r.finished_at),
         aborted = CASE WHEN EXCLUDED.finished_at IS NULL THEN r.aborted ELSE EXCLUDED.aborted END,
         interrupted = r.interrupted AND EXCLUDED.finished_at IS NULL`,
@@ -158,9 +161,10 @@ function statements(dialect: Dialect) {
     staleResults: dialect === "postgres"
       ? `DELETE FROM round_results r USING ${rows("round_uuid text, users jsonb")}
       WHERE r.round_uuid = x.round_uuid AND NOT (x.users @> to_jsonb(r.user_id))`
-      : `DELETE FROM round_results AS r WHERE EXISTS (SELECT 1 FROM json_each($1) AS x
-      WHERE x.value->>'round_uuid' = r.round_uuid
-        AND NOT EXISTS (SELECT 1 FROM json_each(x.value->'users') AS u WHERE u.value = r.user_id))`,
+      // Driven by the rounds named (the primary key's prefix), not by a scan of every result.
+      : `DELETE FROM round_results AS r WHERE r.round_uuid IN (SELECT x.value->>'round_uuid' FROM json_each($1) AS x)
+      AND NOT EXISTS (SELECT 1 FROM json_each($1) AS x, json_each(x.value->'users') AS u
+        WHERE x.value->>'round_uuid' = r.round_uuid AND u.value = r.user_id)`,
     telemetry: `INSERT INTO telemetry_batches (seq, kind, room_id, round_uuid, player_id, item_count, items, first_at,
         created_at)
       SELECT seq, kind, room_id, round_uuid, player_id, item_count, items, first_at, created_at
@@ -197,16 +201,16 @@ function statements(dialect: Dialect) {
         judge_batches = d.judge_batches + EXCLUDED.judge_batches, first_at = ${LEAST}(d.first_at, EXCLUDED.first_at),
         last_at = ${GREATEST}(d.last_at, EXCLUDED.last_at)`,
     snapshots: `INSERT INTO room_snapshots (room_id, payload, updated_at, seq)
-      SELECT room_id, payload, updated_at, seq FROM ${rows("room_id text, payload jsonb, updated_at bigint, seq bigint")} WHERE true
+      SELECT room_id, payload, updated_at, seq FROM ${
+      rows("room_id text, payload jsonb, updated_at bigint, seq bigint")
+    } WHERE true
       ON CONFLICT (room_id) DO UPDATE SET payload = EXCLUDED.payload, updated_at = EXCLUDED.updated_at,
         seq = EXCLUDED.seq`,
-    deleteSnapshots:
-      `DELETE FROM room_snapshots WHERE room_id IN (${list})`,
+    deleteSnapshots: `DELETE FROM room_snapshots WHERE room_id IN (${list})`,
     userBans: `INSERT INTO user_bans (user_id, reason, banned_at)
       SELECT user_id, reason, banned_at FROM ${rows("user_id bigint, reason text, banned_at bigint")} WHERE true
       ON CONFLICT (user_id) DO UPDATE SET reason = EXCLUDED.reason, banned_at = EXCLUDED.banned_at`,
-    userUnbans:
-      `DELETE FROM user_bans WHERE user_id IN (SELECT CAST(value AS BIGINT) FROM (${list}) AS l)`,
+    userUnbans: `DELETE FROM user_bans WHERE user_id IN (SELECT CAST(value AS BIGINT) FROM (${list}) AS l)`,
     ipBans: `INSERT INTO ip_bans (ip, reason, banned_at)
       SELECT ip, reason, banned_at FROM ${rows("ip text, reason text, banned_at bigint")} WHERE true
       ON CONFLICT (ip) DO UPDATE SET reason = EXCLUDED.reason, banned_at = EXCLUDED.banned_at`,
@@ -224,7 +228,9 @@ function statements(dialect: Dialect) {
     } WHERE true ON CONFLICT DO NOTHING`,
     instances: `INSERT INTO server_instances AS i (instance_id, pid, host, started_at, last_alive_at, stopped_at)
       SELECT instance_id, pid, host, started_at, last_alive_at, stopped_at
-      FROM ${rows("instance_id text, pid bigint, host text, started_at bigint, last_alive_at bigint, stopped_at bigint")} WHERE true
+      FROM ${
+      rows("instance_id text, pid bigint, host text, started_at bigint, last_alive_at bigint, stopped_at bigint")
+    } WHERE true
       ON CONFLICT (instance_id) DO UPDATE SET last_alive_at = ${GREATEST}(i.last_alive_at, EXCLUDED.last_alive_at),
         stopped_at = COALESCE(EXCLUDED.stopped_at, i.stopped_at)`,
     authSet: `INSERT INTO auth_cache (token_hash, user_id, name, language, cached_at)
@@ -232,8 +238,7 @@ function statements(dialect: Dialect) {
       FROM ${rows("token_hash text, user_id bigint, name text, language text, cached_at bigint")} WHERE true
       ON CONFLICT (token_hash) DO UPDATE SET user_id = EXCLUDED.user_id, name = EXCLUDED.name,
         language = EXCLUDED.language, cached_at = EXCLUDED.cached_at`,
-    authDelete:
-      `DELETE FROM auth_cache WHERE token_hash IN (${list})`,
+    authDelete: `DELETE FROM auth_cache WHERE token_hash IN (${list})`,
     retentionClear: `DELETE FROM retention_policies`,
     retention: `INSERT INTO retention_policies (scope, time_col, days, max_rows, updated_at)
       SELECT scope, time_col, days, max_rows, updated_at
@@ -244,4 +249,3 @@ function statements(dialect: Dialect) {
 
 /** Statement texts by dialect, then by table. */
 export const SQL = { postgres: statements("postgres"), sqlite: statements("sqlite") } as const;
-

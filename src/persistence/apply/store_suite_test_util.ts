@@ -142,7 +142,11 @@ const CASES: [string, Case][] = [
           await queryPlan(db, `SELECT ${id} FROM ${table} ORDER BY ${col} ASC NULLS FIRST LIMIT 10`),
         ];
         if (db.backend === "sqlite") {
-          assert.match(plans[0]!, new RegExp(`USING (COVERING )?INDEX \\w+ \\(${col}<\\?\\)`), `${table}.${col}: ${plans[0]}`);
+          assert.match(
+            plans[0]!,
+            new RegExp(`USING (COVERING )?INDEX \\w+ \\(${col}<\\?\\)`),
+            `${table}.${col}: ${plans[0]}`,
+          );
           assert.match(plans[1]!, /USING (COVERING )?INDEX/, `${table}.${col}: ${plans[1]}`);
           assert.doesNotMatch(plans[1]!, /TEMP B-TREE/, `${table}.${col}: oldest first straight from the index`);
           continue;

@@ -20,6 +20,7 @@ import type { Logger } from "../../util/log.ts";
 import { expandMacros } from "../../db/migrate.ts";
 import type { SqlDb } from "./sql_db.ts";
 import { num } from "./sql_db.ts";
+import { isDiskFull } from "../error_text.ts";
 import { errorText, PersistenceError } from "../types.ts";
 
 /** One schema change. */
@@ -193,9 +194,11 @@ export async function migrate(
           m.description,
         ]);
       } catch (error) {
+        const why = errorText(error);
+        const advice = isDiskFull(why) ? "; free space on the disk that holds the database and start again" : "";
         throw new PersistenceError(
           "migration_failed",
-          `Cannot migrate the database to schema version ${m.version} (${m.description}): ${errorText(error)}`,
+          `Cannot migrate the database to schema version ${m.version} (${m.description}): ${why}${advice}`,
           { cause: error },
         );
       }

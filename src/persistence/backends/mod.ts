@@ -11,7 +11,7 @@ export type { Backend, Queryable, Row, SqlDb } from "./sql_db.ts";
 export { checkDataDir, describeDatabase, openStore } from "./open_store.ts";
 export type { OpenedStore, OpenStoreOptions } from "./open_store.ts";
 export { describeUrl, PostgresDb } from "./postgres_db.ts";
-export { SQLITE_FILE, SqliteStoreDb } from "./sqlite_store_db.ts";
+export { SQLITE_APPLY_BATCH_BYTES, SQLITE_FILE, SqliteStoreDb } from "./sqlite_store_db.ts";
 export { convertCommand, convertPgliteStore, hasPgliteStore, storePaths } from "./pglite_convert.ts";
 export type { ConvertResult } from "./pglite_convert.ts";
 export { migrate, MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";

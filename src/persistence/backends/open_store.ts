@@ -76,6 +76,7 @@ export async function openStore(o: OpenStoreOptions): Promise<OpenedStore> {
     if (db && !o.db) await db.close().catch(() => {});
     lock.release();
     if (error instanceof PersistenceError) throw error;
+    if (!o.db && !o.databaseUrl) throw embeddedFailure(storePaths(o.dataDir).sqlite, "use", error);
     throw new PersistenceError("database", `Cannot open the database: ${errorText(error)}`, { cause: error });
   }
 }
@@ -119,14 +120,25 @@ async function openEmbedded(dataDir: string, log: Logger, now: number): Promise<
     });
     return db;
   } catch (error) {
-    const why = errorText(error);
-    const advice = isDiskFull(why) ? "; free space on the disk that holds data_dir and start again" : "";
-    throw new PersistenceError(
-      "database",
-      `Cannot ${exists ? "open" : "create"} the embedded database "${paths.sqlite}": ${why}${advice}`,
-      { cause: error },
-    );
+    throw embeddedFailure(paths.sqlite, exists ? "open" : "create", error);
   }
+}
+
+/**
+ * Says which step failed on which file, and what to do about the disk: SQLite
+ * reports a full disk while it maps its shared-memory file as a plain
+ * "disk I/O error".
+ */
+function embeddedFailure(file: string, step: string, error: unknown): PersistenceError {
+  const why = errorText(error);
+  const advice = isDiskFull(why)
+    ? "; free space on the disk that holds data_dir and start again"
+    : /disk I\/O error/.test(why)
+    ? "; check that the disk that holds data_dir has free space and works, then start again"
+    : "";
+  return new PersistenceError("database", `Cannot ${step} the embedded database "${file}": ${why}${advice}`, {
+    cause: error,
+  });
 }
 
 /** The database as messages name it: never the URL (it may hold a password). */

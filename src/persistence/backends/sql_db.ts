@@ -43,9 +43,12 @@ const TRANSIENT_SQLSTATE_CLASSES = ["08", "53", "57", "58"];
 const TRANSIENT_SQLSTATES = ["40001", "40P01"];
 /**
  * SQLite primary result codes of a busy or locked file, an I/O error and a
- * full disk (`node:sqlite` errors carry them as `errcode`, possibly extended).
+ * full disk (`node:sqlite` errors carry them as `errcode`, possibly
+ * extended, except errors of `exec`, which carry only the message).
  */
 const TRANSIENT_SQLITE_CODES = [5, 6, 10, 13];
+/** The messages of those codes. */
+const TRANSIENT_SQLITE_TEXT = /database is locked|database table is locked|disk I\/O error|database or disk is full/;
 /** Client-side codes of postgres.js and Node for a lost or refused connection. */
 const CONNECTION_CODES = [
   "CONNECTION_CLOSED",
@@ -73,8 +76,9 @@ export function isTransientDbError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code !== "string") return false;
   if (code === "ERR_SQLITE_ERROR") {
-    const errcode = (error as { errcode?: unknown }).errcode;
-    return typeof errcode === "number" && TRANSIENT_SQLITE_CODES.includes(errcode & 0xff);
+    const { errcode, message } = error as { errcode?: unknown; message?: unknown };
+    if (typeof errcode === "number") return TRANSIENT_SQLITE_CODES.includes(errcode & 0xff);
+    return typeof message === "string" && TRANSIENT_SQLITE_TEXT.test(message);
   }
   if (CONNECTION_CODES.includes(code) || TRANSIENT_SQLSTATES.includes(code)) return true;
   return /^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE_CLASSES.includes(code.slice(0, 2));

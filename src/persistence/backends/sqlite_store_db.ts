@@ -19,6 +19,15 @@ import { SqliteDb } from "../../db/sqlite.ts";
 import type { DbParam } from "../../db/types.ts";
 import type { Queryable, Row, SqlDb } from "./sql_db.ts";
 
+/**
+ * Bytes of record JSON per apply transaction on SQLite (the apply worker's
+ * `maxBatchBytes`; 8 MiB on PostgreSQL). SQLite runs in this thread, so a
+ * transaction blocks the event loop while it runs; telemetry, the bulk of
+ * the bytes, stores at ~10 ms per 100 KiB (BENCHMARKS.md "Embedded store"),
+ * so a batch stays near 25 ms. A single larger record is applied alone.
+ */
+export const SQLITE_APPLY_BATCH_BYTES = 256 * 1024;
+
 /** File name of the embedded store inside `data_dir`. */
 export const SQLITE_FILE = "chorus.sqlite";
 
