@@ -33,7 +33,6 @@ export const BINARY_PERMISSIONS = [
 export const EMBEDDED = [
   "static/",
   "legacy/plugins/",
-  "src/persistence/backends/pglite_worker.ts",
   "src/accounts/password_worker.ts",
 ] as const;
 
