@@ -101,34 +101,54 @@ async function open(which: string, dir: string): Promise<SqlDb> {
   return await PostgresDb.open(which, log);
 }
 
+const rssMb = () => Math.round(Deno.memoryUsage().rss / 1048576);
+const gcRssMb = () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return rssMb();
+};
+
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 if (import.meta.main) {
   const [which = "sqlite", n = "2000", tele] = Deno.args;
   const rounds = Number(n);
   const dir = await Deno.makeTempDir();
+  const rssBefore = rssMb();
   const db = await open(which, dir);
   if (db.backend === "postgres" && which !== "pglite") {
     await db.exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
   }
   await migrate(db, log, T0);
   const store = new Store(db);
-  const records: JournalEntry[] = [];
-  for (let r = 0; r < rounds; r++) records.push(...round(r, tele === "telemetry"));
+  const rssOpen = rssMb();
+  // Records are made round by round, so the process holds only the store and the batch in flight.
+  let pending: JournalEntry[] = [];
+  let made = 0;
+  let total = 0;
+  const next = (): JournalEntry | undefined => {
+    if (pending.length === 0 && made < rounds) pending = round(made++, tele === "telemetry").reverse();
+    if (pending.length) total++;
+    return pending.pop();
+  };
   const times: number[] = [];
   let seq = 0;
   const started = performance.now();
   const maxBytes = db.backend === "sqlite" && which === "sqlite" ? SQLITE_APPLY_BATCH_BYTES : 8 * 1024 * 1024;
-  for (let i = 0; i < records.length;) {
+  for (let done = false; !done;) {
     const batch: SeqEntry[] = [];
     let bytes = 0;
-    while (i < records.length && batch.length < BATCH && bytes < maxBytes) {
-      const entry = records[i++]!;
+    while (batch.length < BATCH && bytes < maxBytes) {
+      const entry = next();
+      if (!entry) {
+        done = true;
+        break;
+      }
       bytes += JSON.stringify(entry).length;
       // A bundle of k batches takes k sequences (types.ts TelemetryBundleEntry).
       seq += entry.t === "telemetry.bundle" ? entry.batches.length : 1;
       batch.push({ seq, entry });
     }
+    if (batch.length === 0) break;
     const t = performance.now();
     await store.applyBatch(batch, seq, T0);
     times.push(performance.now() - t);
@@ -142,12 +162,17 @@ if (import.meta.main) {
     backend: which.startsWith("postgres") ? "postgres" : which,
     telemetry: tele === "telemetry",
     rounds,
-    records: records.length,
+    records: total,
     rounds_per_s: Math.round(rounds / s),
-    records_per_s: Math.round(records.length / s),
+    records_per_s: Math.round(total / s),
     batch_ms: { p50: +pct(times, 0.5).toFixed(2), p99: +pct(times, 0.99).toFixed(2), max: +times.at(-1)!.toFixed(2) },
     checkpoint_ms: +checkpointMs.toFixed(1),
-    rss_mb: Math.round(Deno.memoryUsage().rss / 1048576),
+    // RSS before opening, once open and migrated, and after every round was applied (after a GC with --expose-gc).
+    rss_mb: { before: rssBefore, open: rssOpen, after: gcRssMb() },
+    heap_mb: {
+      total: Math.round(Deno.memoryUsage().heapTotal / 1048576),
+      used: Math.round(Deno.memoryUsage().heapUsed / 1048576),
+    },
   }));
   await db.close();
   await Deno.remove(dir, { recursive: true });

@@ -121,9 +121,15 @@ function statements(dialect: Dialect) {
             "left_at bigint, leave_reason text",
         )
       } WHERE true ON CONFLICT DO NOTHING`,
+    /**
+     * On SQLite, `+` keeps the planner off the `left_at` index: through it, it scanned every open visit for
+     * each batch (the batch's rows, through the user index, are what is looked up).
+     */
     roomLeaves: `UPDATE user_room_history AS h SET left_at = x.at, leave_reason = x.reason
       FROM ${rows("user_id bigint, room_uuid text, at bigint, reason text")}
-      WHERE h.user_id = x.user_id AND h.room_uuid = x.room_uuid AND h.left_at IS NULL`,
+      WHERE h.user_id = x.user_id AND h.room_uuid = x.room_uuid AND ${
+      dialect === "sqlite" ? "+" : ""
+    }h.left_at IS NULL`,
     rounds:
       `INSERT INTO rounds AS r (round_uuid, room_id, room_uuid, chart_id, chart_name, players, aborted, started_at,
         finished_at, seq)
