@@ -131,3 +131,24 @@ Deno.test("a data directory with both an unconverted PGlite store and an SQLite 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("PGlite is loaded only to convert: one module imports it, and that module only on demand", async () => {
+  const root = new URL("../../../", import.meta.url).pathname;
+  const importers: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for await (const e of Deno.readDir(dir)) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) await walk(path);
+      else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts") && !e.name.endsWith("_bench.ts")) {
+        const text = await Deno.readTextFile(path);
+        if (/from "@electric-sql\/pglite"|from "[^"]*pglite_db\.ts"/.test(text)) {
+          importers.push(path.slice(root.length));
+        }
+      }
+    }
+  };
+  for (const dir of ["src", "legacy"]) await walk(`${root}${dir}`);
+  assert.deepEqual(importers, ["src/persistence/backends/pglite_db.ts"], "no static import of PGlite elsewhere");
+  const convert = await Deno.readTextFile(`${root}src/persistence/backends/pglite_convert.ts`);
+  assert.match(convert, /await import\("\.\/pglite_db\.ts"\)/);
+});
