@@ -108,7 +108,7 @@ async function crashAndRestart(viaTask: boolean): Promise<void> {
       );
       const scored = new Map(
         (await db.query(
-          "SELECT (payload->'record'->>'id')::bigint AS id, COUNT(*) AS n FROM events WHERE kind = 'round.scored' GROUP BY 1",
+          "SELECT CAST(payload->'record'->>'id' AS BIGINT) AS id, COUNT(*) AS n FROM events WHERE kind = 'round.scored' GROUP BY 1",
         )).map((r) => [r.id, r.n]),
       );
       for (const [record, user] of acked.played) {
