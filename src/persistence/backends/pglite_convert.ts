@@ -84,12 +84,17 @@ export async function convertPgliteStore(dataDir: string, log: Logger, now: numb
   const movedTo = await freeName(paths.converted);
   await Deno.rename(paths.pglite, movedTo);
   const ms = Math.round(performance.now() - started);
-  log.info("converted the PGlite store to SQLite; the old directory is kept, delete it once satisfied", {
-    to: paths.sqlite,
-    old: movedTo,
-    rows: Object.values(tables).reduce((a, b) => a + b, 0),
-    ms,
-  });
+  // PGlite's WebAssembly memory is not given back to the system by this process (measured: RSS ~225 MB after a
+  // conversion in `start` against ~120 MB after a plain start); a restart returns it.
+  log.info(
+    "converted the PGlite store to SQLite; the old directory is kept, delete it once satisfied; restart once to return the memory PGlite used",
+    {
+      to: paths.sqlite,
+      old: movedTo,
+      rows: Object.values(tables).reduce((a, b) => a + b, 0),
+      ms,
+    },
+  );
   return { tables, movedTo, ms };
 }
 
