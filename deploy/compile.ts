@@ -34,6 +34,7 @@ export const EMBEDDED = [
   "static/",
   "legacy/plugins/",
   "src/accounts/password_worker.ts",
+  "src/persistence/backends/pglite_convert_worker.ts",
 ] as const;
 
 /** Deno's cache directories (`deno info --json`). */

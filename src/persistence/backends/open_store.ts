@@ -13,7 +13,7 @@
 import type { Logger } from "../../util/log.ts";
 import { DataDirLock } from "../lock.ts";
 import { migrate, type MigrateResult, type Migration, MIGRATIONS } from "./migrations.ts";
-import { convertCommand, convertPgliteStore, hasPgliteStore, storePaths } from "./pglite_convert.ts";
+import { convertCommand, convertPgliteStoreInWorker, hasPgliteStore, storePaths } from "./pglite_convert.ts";
 import { describeUrl, PostgresDb } from "./postgres_db.ts";
 import { SQLITE_FILE, SqliteStoreDb } from "./sqlite_store_db.ts";
 import type { SqlDb } from "./sql_db.ts";
@@ -99,7 +99,7 @@ async function openEmbedded(dataDir: string, log: Logger, now: number): Promise<
       );
     }
     try {
-      await convertPgliteStore(dataDir, log, now);
+      await convertPgliteStoreInWorker(dataDir, log, now);
     } catch (error) {
       const why = errorText(error);
       const advice = isDiskFull(why) ? "free space on the disk that holds data_dir, then " : "";
