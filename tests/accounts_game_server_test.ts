@@ -20,7 +20,7 @@ const PW = "password-123";
 const quiet = new LogHub({ level: "error", sink: () => {} }).logger();
 
 async function monitorSetup(): Promise<{ h: Harness; t: TestAccounts; clock: ManualClock }> {
-  const h = startHarness({ config: { service_secret_key: SECRET } });
+  const h = await startHarness({ config: { service_secret_key: SECRET } });
   const clock = new ManualClock();
   const source = new MonitorRoomSource({
     host: "127.0.0.1",
@@ -34,8 +34,8 @@ async function monitorSetup(): Promise<{ h: Harness; t: TestAccounts; clock: Man
   return { h, t, clock };
 }
 
-function busSetup(): Promise<{ h: Harness; t: TestAccounts }> {
-  const h = startHarness();
+async function busSetup(): Promise<{ h: Harness; t: TestAccounts }> {
+  const h = await startHarness();
   const source = new BusRoomSource({
     bus: h.bus,
     log: quiet,

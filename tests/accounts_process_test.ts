@@ -54,7 +54,7 @@ async function portOf(lines: string[], waitFor: (re: RegExp) => Promise<void>): 
 }
 
 Deno.test("deno task accounts: first start, login, a real registration proof, SIGHUP survives, SIGTERM stops; restart keeps data", async () => {
-  const h = startHarness({ config: { service_secret_key: SECRET } });
+  const h = await startHarness({ config: { service_secret_key: SECRET } });
   const api = serveDevApi({ port: 0 });
   const dir = await Deno.makeTempDir({ prefix: "chorus-accounts-" });
   try {

@@ -17,7 +17,7 @@ function systemChat(c: PhiraClient): string[] {
 }
 
 Deno.test("console help lists every command; help <words> narrows; exit and quit request shutdown", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const all = await c.lines("help");
   for (const name of ["help", "exit", "check-config", "config reload", "users", "kick", "ban ip", "banlist"]) {
     ok(all.some((l) => l.trimStart().startsWith(name)), `help lists ${name}`);
@@ -36,7 +36,7 @@ Deno.test("console help lists every command; help <words> narrows; exit and quit
 });
 
 Deno.test("console unknown commands, bad arguments and quotes answer with codes and usage", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const unknown = await c.run("frobnicate");
   equal(unknown.ok, false);
   ok(!unknown.ok && unknown.code === "UNKNOWN_COMMAND");
@@ -63,7 +63,7 @@ Deno.test("console unknown commands, bad arguments and quotes answer with codes 
 });
 
 Deno.test("console users, u, player-count and kick", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   deepEqual(await c.lines("users"), ["no users online"]);
   const alice = await c.h.login(100);
   await c.h.login(200);
@@ -84,7 +84,7 @@ Deno.test("console users, u, player-count and kick", async () => {
 });
 
 Deno.test("console ban, unban, pardon, ban ip (address or user id), unban ip, banlist, ip-history", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const alice = await c.h.login(100);
   deepEqual(await c.lines("ip-history 100").then((l) => l.map((x) => x.split("  ")[0])), ["127.0.0.1"]);
   match((await c.lines("ip-history 100"))[0]!, /first 2026-01-01 00:00:00Z {2}last 2026-01-01 00:00:00Z {2}1 logins/);
@@ -119,7 +119,7 @@ Deno.test("console ban, unban, pardon, ban ip (address or user id), unban ip, ba
 });
 
 Deno.test("console admin-id list, add, remove, set", async () => {
-  const c = startConsoleHarness({ config: { admin_game_ids: [5] } });
+  const c = await startConsoleHarness({ config: { admin_game_ids: [5] } });
   deepEqual(await c.lines("admin-id list"), ["administrator ids: 5"]);
   deepEqual(await c.lines("admin-id add 100"), ["user 100 is now an administrator"]);
   equal((await c.run("admin-id add 100")).ok, false);
@@ -134,7 +134,7 @@ Deno.test("console admin-id list, add, remove, set", async () => {
 });
 
 Deno.test("console broadcast all, room and user send system chat", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const alice = await c.h.login(100);
   const bob = await c.h.login(200);
   await alice.createRoom("abc");
@@ -154,7 +154,7 @@ Deno.test("console broadcast all, room and user send system chat", async () => {
 });
 
 Deno.test("console playtime, playtime top and user-rooms/rh from memory", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const alice = await c.h.login(100);
   await alice.createRoom("abc");
   await c.h.advance(65_000);
@@ -174,7 +174,7 @@ Deno.test("console playtime, playtime top and user-rooms/rh from memory", async 
 });
 
 Deno.test("console rooms, room create-empty, info, i, uuid, close", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   deepEqual(await c.lines("rooms"), ["no rooms"]);
   deepEqual(await c.lines("room create-empty lobby persistent system-host"), [
     "room lobby created (persistent) with the system host",
@@ -208,7 +208,7 @@ Deno.test("console rooms, room create-empty, info, i, uuid, close", async () => 
 });
 
 Deno.test("console room start, ready, cancel, kick, force-move, transfer, ban, unban, banlist", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const alice = await c.h.login(100);
   const bob = await c.h.login(200);
   const carol = await c.h.login(300);
@@ -246,7 +246,7 @@ Deno.test("console room start, ready, cancel, kick, force-move, transfer, ban, u
 });
 
 Deno.test("console room history, rounds and round after a played round (memory)", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const alice = await c.h.login(100);
   const bob = await c.h.login(200);
   await alice.createRoom("abc");
@@ -279,7 +279,7 @@ Deno.test("console room history, rounds and round after a played round (memory)"
 });
 
 Deno.test("console room set changes every field with validation", async (t) => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const alice = await c.h.login(100);
   await alice.createRoom("abc");
   const room = () => c.h.server.core.rooms.get("abc")!;
@@ -329,7 +329,7 @@ Deno.test("console room set changes every field with validation", async (t) => {
 });
 
 Deno.test("console roomcreation and connections switch at run time and survive config reload", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   deepEqual(await c.lines("roomcreation"), ["room creation is on"]);
   deepEqual(await c.lines("roomcreation off"), ["room creation is off"]);
   const alice = await c.h.login(100);
@@ -359,7 +359,7 @@ Deno.test("console roomcreation and connections switch at run time and survive c
 });
 
 Deno.test("console check-config validates the sources and shows live figures without applying", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   await c.h.login(100);
   c.file = `${BASE_FILE}server_name: Renamed\nadmin_password: hunter2-but-long\n`;
   const out = await c.lines("check-config");
@@ -381,7 +381,7 @@ Deno.test("console check-config validates the sources and shows live figures wit
 });
 
 Deno.test("console approve openuds lists and approves through the queue, or says the socket is off", async () => {
-  const off = startConsoleHarness();
+  const off = await startConsoleHarness();
   const r = await off.run("approve openuds abc");
   ok(
     !r.ok && r.code === "UNAVAILABLE" &&
@@ -393,7 +393,7 @@ Deno.test("console approve openuds lists and approves through the queue, or says
     approve: (id) => (id === "good" ? (approved.push(id), "approved") : id === "old" ? "expired" : "unknown"),
     pending: () => [{ pending_id: "good", client_name: "dashboard", expires_at: Date.UTC(2026, 0, 1, 0, 2) }],
   };
-  const c = startConsoleHarness({ deps: { approvals: queue } });
+  const c = await startConsoleHarness({ deps: { approvals: queue } });
   deepEqual(await c.lines("approve openuds"), ["good  dashboard  expires 2026-01-01 00:02:00Z"]);
   deepEqual(await c.lines("approve openuds good"), ["OpenUDS client good approved"]);
   deepEqual(approved, ["good"]);
@@ -403,7 +403,7 @@ Deno.test("console approve openuds lists and approves through the queue, or says
 });
 
 Deno.test("console welcome-config shows the configuration, placeholders and a preview", async () => {
-  const c = startConsoleHarness({
+  const c = await startConsoleHarness({
     config: {
       welcome: { enabled: true, show_time: false, messages: { "en-US": ["Hi [user_name] on [server_name]"] } },
     },
@@ -420,7 +420,7 @@ Deno.test("console welcome-config shows the configuration, placeholders and a pr
 });
 
 Deno.test("console runtime shows every section and runtime latency the 9-bucket histograms", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   const alice = await c.h.login(100);
   await alice.createRoom("abc");
   const out = await c.lines("runtime");
@@ -452,7 +452,7 @@ Deno.test("console runtime shows every section and runtime latency the 9-bucket 
 });
 
 Deno.test("console journal tools, benchmark and plugin commands say when their subsystem is absent", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   for (const line of ["wal inspect", "dead-letter list", "dead-letter replay"]) {
     const r = await c.run(line);
     ok(!r.ok && r.code === "UNAVAILABLE", line);
@@ -477,7 +477,7 @@ Deno.test("console journal tools, benchmark and plugin commands say when their s
 
 Deno.test("console journal tools and benchmark run through their dependencies when present", async () => {
   const calls: string[] = [];
-  const c = startConsoleHarness({
+  const c = await startConsoleHarness({
     deps: {
       schemaVersion: 3,
       persistence: fakePersistence({
@@ -529,7 +529,7 @@ Deno.test("console journal tools and benchmark run through their dependencies wh
 Deno.test("console benchmark forms reach the runner with their options; bad ones and a busy runner are refused", async () => {
   const received: BenchmarkOptions[] = [];
   let busy = false;
-  const c = startConsoleHarness({
+  const c = await startConsoleHarness({
     deps: {
       benchmark: benchmarkRunner((o) => {
         if (busy) {
@@ -617,7 +617,7 @@ Deno.test("console history, playtime and ip-history read the durable store when 
     std: 0,
     std_score: 0,
   };
-  const c = startConsoleHarness({
+  const c = await startConsoleHarness({
     deps: {
       persistence: fakePersistence({
         playtime: (id) => Promise.resolve(id === 100 ? 3_723_000 : 0),

@@ -23,7 +23,7 @@ async function expectMonitorIn(c: ConsoleHarness, id: string, uid: number): Prom
 }
 
 Deno.test("console room force-move <id> <uid> monitor moves the user in as a monitor", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   try {
     const alice = await c.h.login(100);
     const watcher = await c.h.login(2);

@@ -18,7 +18,7 @@ function cliLines(c: PhiraClient): string[] {
 }
 
 Deno.test("in-game console runs registry commands for administrators over TCP", async () => {
-  const c = startConsoleHarness({ config: { admin_game_ids: [100] } });
+  const c = await startConsoleHarness({ config: { admin_game_ids: [100] } });
   const admin = await c.h.login(100);
   const player = await c.h.login(200);
   await player.createRoom("my_room");
@@ -65,7 +65,7 @@ Deno.test("in-game console runs registry commands for administrators over TCP", 
 });
 
 Deno.test("in-game console: non-administrators and cli_enabled false create ordinary rooms", async () => {
-  const c = startConsoleHarness({ config: { admin_game_ids: [100], cli_enabled: false } });
+  const c = await startConsoleHarness({ config: { admin_game_ids: [100], cli_enabled: false } });
   const admin = await c.h.login(100);
   await admin.createRoom("_rooms");
   ok(c.h.server.core.rooms.has("_rooms"), "cli_enabled false switches the in-game console off");
@@ -77,7 +77,7 @@ Deno.test("in-game console: non-administrators and cli_enabled false create ordi
 });
 
 Deno.test("in-game console exit requests a shutdown naming the administrator", async () => {
-  const c = startConsoleHarness({ config: { admin_game_ids: [100] } });
+  const c = await startConsoleHarness({ config: { admin_game_ids: [100] } });
   const admin = await c.h.login(100);
   await assertRejectsWithReason(admin.createRoom("_exit"), "admin CLI command executed");
   deepEqual(c.shutdowns, ["in-game console (100): exit"]);
@@ -85,7 +85,7 @@ Deno.test("in-game console exit requests a shutdown naming the administrator", a
 });
 
 Deno.test("in-game console: a non-administrator's `_users` room is ordinary while cli_enabled is true", async () => {
-  const c = startConsoleHarness({ config: { admin_game_ids: [100], cli_enabled: true } });
+  const c = await startConsoleHarness({ config: { admin_game_ids: [100], cli_enabled: true } });
   const player = await c.h.login(200);
   await player.createRoom("_users");
   ok(c.h.server.core.rooms.has("_users"), "an ordinary room was created");
@@ -96,7 +96,7 @@ Deno.test("in-game console: a non-administrator's `_users` room is ordinary whil
 });
 
 Deno.test("in-game console: a continuation without `--` and an empty command are rejected", async () => {
-  const c = startConsoleHarness({ config: { admin_game_ids: [100] } });
+  const c = await startConsoleHarness({ config: { admin_game_ids: [100] } });
   const admin = await c.h.login(100);
   await assertRejectsWithReason(admin.createRoom("_broadcast_user--"), "admin CLI command held");
   await waitUntil(() => cliLines(admin).some((l) => l.startsWith("[CLI] held;")), "held notice");

@@ -18,7 +18,7 @@ import { dataDirs } from "./support/persistence_stack.ts";
 import { type Exposition, parseExposition } from "./support/prometheus.ts";
 
 Deno.test("/metrics parses strictly and its counters move with a scripted round", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const commands = new CommandCounter();
   h.server.commands.use(commands.link);
   const metrics = new ServerMetrics({ core: h.server.core, version: "9.9.9", commands: () => commands.snapshot() });

@@ -3,7 +3,7 @@ import { assertRejectsWithReason } from "../src/client/mod.ts";
 import { startHarness } from "./support/harness.ts";
 
 Deno.test("login answers Authenticate(Ok) with the user and no room", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const client = await h.connect();
   const { user, room } = await client.authenticate((await import("./support/harness.ts")).devToken(100));
   deepEqual(user, { id: 100, name: "Alice", monitor: false });
@@ -12,7 +12,7 @@ Deno.test("login answers Authenticate(Ok) with the user and no room", async () =
 });
 
 Deno.test("create, join, chat over TCP with exact message order", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");

@@ -8,7 +8,7 @@ import { expectLog, mark, waitUntil } from "./support/describe.ts";
 import { devToken, startHarness } from "./support/harness.ts";
 
 Deno.test("room commands outside a room answer `no room`", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   for (
     const call of [
@@ -30,7 +30,7 @@ Deno.test("room commands outside a room answer `no room`", async () => {
 });
 
 Deno.test("create and join errors: already in room, occupied, not found, locked, ongoing, monitor, full", async () => {
-  const h = startHarness({ config: { max_users_per_room: 2 } });
+  const h = await startHarness({ config: { max_users_per_room: 2 } });
   const alice = await h.login(100);
   const bob = await h.login(200);
   const carol = await h.login(300);
@@ -52,7 +52,7 @@ Deno.test("create and join errors: already in room, occupied, not found, locked,
 });
 
 Deno.test("host-only, state and readiness errors", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   const carol = await h.login(300);
@@ -84,7 +84,7 @@ Deno.test("host-only, state and readiness errors", async () => {
 });
 
 Deno.test("a record lookup failure passes the upstream's error text through", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   await alice.createRoom("abc");
   await assertRejectsWithReason(alice.played(999), "Cannot fetch record 999: HTTP 404 Not Found");
@@ -92,7 +92,7 @@ Deno.test("a record lookup failure passes the upstream's error text through", as
 });
 
 Deno.test("an unknown chart falls back to the name #<id>", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   await alice.createRoom("abc");
   const a = mark(alice);
@@ -106,7 +106,7 @@ Deno.test("an unknown chart falls back to the name #<id>", async () => {
 });
 
 Deno.test("authentication errors: bad token, repeated authenticate, commands before login", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const early = await h.connect();
   await assertRejectsWithReason(early.createRoom("x"), "not authenticated");
   await assertRejectsWithReason(early.joinRoom("x"), "not authenticated");
@@ -122,7 +122,7 @@ Deno.test("authentication errors: bad token, repeated authenticate, commands bef
 });
 
 Deno.test("errors are localized for zh-CN and zh-TW users; unknown languages fall back to en-US", async () => {
-  const h = startHarness({ config: { max_users_per_room: 1 } });
+  const h = await startHarness({ config: { max_users_per_room: 1 } });
   const cn = await h.login(100, "zh-CN");
   const tw = await h.login(200, "zh-TW");
   const ja = await h.login(300, "ja-JP");
@@ -135,21 +135,21 @@ Deno.test("errors are localized for zh-CN and zh-TW users; unknown languages fal
 });
 
 Deno.test("chat disabled, room creation disabled and the room limit answer with their errors", async () => {
-  const h = startHarness({ config: { chat_enabled: false, max_rooms: 1 } });
+  const h = await startHarness({ config: { chat_enabled: false, max_rooms: 1 } });
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");
   await assertRejectsWithReason(alice.chat("hi"), "Chat is disabled on this server");
   await assertRejectsWithReason(bob.createRoom("second"), "The server has reached its room limit");
   await h.close();
-  const h2 = startHarness({ config: { room_creation_enabled: false } });
+  const h2 = await startHarness({ config: { room_creation_enabled: false } });
   const carol = await h2.login(300);
   await assertRejectsWithReason(carol.createRoom("x"), "Room creation is disabled on this server");
   await h2.close();
 });
 
 Deno.test("a game-monitor session cannot create a room, in its language; it can still spectate", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const gm = await h.connect();
   await gm.gameMonitorAuthenticate(devToken(9));
   await assertRejectsWithReason(gm.createRoom("gm-room"), "invalid command for this session");
@@ -169,7 +169,7 @@ Deno.test("a game-monitor session cannot create a room, in its language; it can 
 const cjk = (n: number) => "字".repeat(n);
 
 Deno.test("chat counts characters, not bytes: 200 CJK characters pass, 201 get chat-too-long", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200, "zh-CN");
   await alice.createRoom("abc");
@@ -194,7 +194,7 @@ Deno.test("chat counts characters, not bytes: 200 CJK characters pass, 201 get c
 });
 
 Deno.test("a joiner gets the last 50 chat lines in order (default chat_history_limit)", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   await alice.createRoom("abc");
   for (let i = 1; i <= 55; i++) {

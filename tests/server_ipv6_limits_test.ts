@@ -15,7 +15,7 @@ async function from(h: Harness, ip: string): Promise<PhiraClient> {
 }
 
 Deno.test("the connection rate limit counts every address of one IPv6 /64 together", async () => {
-  const h = startHarness({
+  const h = await startHarness({
     config: { connection_rate_limit: 3, connection_rate_window: 10, proxy_allow_cidr: ["127.0.0.0/8"] },
   });
   for (let i = 1; i <= 3; i++) await (await from(h, `2001:db8:0:7::${i}`)).authenticate(devToken(100 + i));

@@ -9,7 +9,7 @@ import { encodeClientCommand } from "../src/protocol/mod.ts";
 import { devToken, startHarness } from "./support/harness.ts";
 
 Deno.test("Chat is limited to 10 per 3 s and room operations to 20 per 6 s, each with its error reply", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   await alice.createRoom("abc");
   for (let i = 0; i < 10; i++) await alice.chat(`m${i}`);
@@ -24,7 +24,7 @@ Deno.test("Chat is limited to 10 per 3 s and room operations to 20 per 6 s, each
 });
 
 Deno.test("connections per address are limited per window", async () => {
-  const h = startHarness({ config: { connection_rate_limit: 3, connection_rate_window: 10 } });
+  const h = await startHarness({ config: { connection_rate_limit: 3, connection_rate_window: 10 } });
   for (let i = 0; i < 3; i++) await (await h.connect()).ping();
   const refused = await h.raw();
   const buf = new Uint8Array(8);
@@ -35,7 +35,7 @@ Deno.test("connections per address are limited per window", async () => {
   await h.close();
 });
 
-async function proxied(h: ReturnType<typeof startHarness>, header: Uint8Array): Promise<PhiraClient> {
+async function proxied(h: Awaited<ReturnType<typeof startHarness>>, header: Uint8Array): Promise<PhiraClient> {
   const conn = await h.raw();
   await conn.write(header);
   const client = new PhiraClient(conn, { pingIntervalMs: 0 });
@@ -43,7 +43,7 @@ async function proxied(h: ReturnType<typeof startHarness>, header: Uint8Array): 
 }
 
 Deno.test("PROXY v1 and v2 from an allowed sender carry the real address; direct clients lose nothing", async () => {
-  const h = startHarness({ config: { proxy_allow_cidr: ["127.0.0.0/8"] } });
+  const h = await startHarness({ config: { proxy_allow_cidr: ["127.0.0.0/8"] } });
   const v1 = await proxied(h, new TextEncoder().encode("PROXY TCP4 203.0.113.7 127.0.0.1 5000 12346\r\n"));
   await v1.authenticate(devToken(100));
   const sig = [0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a];
@@ -67,7 +67,7 @@ Deno.test("PROXY v1 and v2 from an allowed sender carry the real address; direct
 });
 
 Deno.test("a malformed or missing PROXY header from an allowed sender closes the connection", async () => {
-  const h = startHarness({ config: { proxy_allow_cidr: ["127.0.0.1/32"] } });
+  const h = await startHarness({ config: { proxy_allow_cidr: ["127.0.0.1/32"] } });
   const bad = await h.raw();
   await bad.write(new TextEncoder().encode("PROXY BOGUS\r\n"));
   equal(await bad.read(new Uint8Array(4)).catch(() => null), null);
@@ -85,7 +85,7 @@ Deno.test("a malformed or missing PROXY header from an allowed sender closes the
 const HELLO_PING = () => new Uint8Array([1, ...encodeClientCommand({ type: "Ping" })]);
 
 Deno.test("a PROXY header from a sender outside proxy_allow_cidr is not honoured", async () => {
-  const h = startHarness({ config: { proxy_allow_cidr: ["10.0.0.0/8", "2001:db8::/32"] } });
+  const h = await startHarness({ config: { proxy_allow_cidr: ["10.0.0.0/8", "2001:db8::/32"] } });
   // The header would claim an address that is not banned; the sender's own one is.
   h.server.core.bans.banIp({ ip: "127.0.0.1", reason: "abuse", banned_at: 0 });
   const conn = await h.raw();
@@ -105,7 +105,7 @@ Deno.test("a PROXY header from a sender outside proxy_allow_cidr is not honoured
 });
 
 Deno.test("a ban on a compressed IPv6 address matches the uncompressed address of a v2 header", async () => {
-  const h = startHarness({ config: { proxy_allow_cidr: ["127.0.0.1/32"] } });
+  const h = await startHarness({ config: { proxy_allow_cidr: ["127.0.0.1/32"] } });
   const admin = new Admin(h.server.core);
   admin.banIp("2001:db8::5", "v6 abuse");
   // Another spelling of a mapped IPv4 address bans the dotted form.

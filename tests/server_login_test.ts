@@ -57,7 +57,7 @@ async function stuckRelogin(h: Harness) {
 }
 
 Deno.test("a console authenticating with an online player's token is its own identity and replaces nobody", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const { alice, bob } = await roomOfTwo(h);
   const core = h.server.core;
   const aliceSession = core.users.get(100)!.session!;
@@ -86,7 +86,7 @@ Deno.test("a console authenticating with an online player's token is its own ide
 });
 
 Deno.test("a reconnect whose connection dies before its Authenticate(Ok) is flushed leaves the old one working", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const { alice, bob } = await roomOfTwo(h);
   const core = h.server.core;
   const oldSession = core.users.get(100)!.session!;
@@ -115,7 +115,7 @@ Deno.test("a reconnect whose connection dies before its Authenticate(Ok) is flus
 });
 
 Deno.test("a dangling user whose new connection dies before the flush dangles again; a new user is removed", async () => {
-  const h = startHarness({ config: { ...QUIET, dangle_grace: 10 } });
+  const h = await startHarness({ config: { ...QUIET, dangle_grace: 10 } });
   const { alice, bob } = await roomOfTwo(h);
   const core = h.server.core;
   const events = presence(h, 100);
@@ -147,7 +147,7 @@ Deno.test("a dangling user whose new connection dies before the flush dangles ag
 });
 
 Deno.test("the reply to the old connection's in-flight Played never reaches the new connection", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   await alice.createRoom("abc");
   await alice.selectChart(7);
@@ -174,7 +174,7 @@ Deno.test("the reply to the old connection's in-flight Played never reaches the 
 });
 
 Deno.test("pre-activation buffer: 256 events fit; one more fails the login and counts compat_queue_drop", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const { alice } = await roomOfTwo(h);
   const core = h.server.core;
   const oldSession = core.users.get(100)!.session!;
@@ -194,7 +194,7 @@ Deno.test("pre-activation buffer: 256 events fit; one more fails the login and c
 });
 
 Deno.test("pre-activation buffer: a control frame that overflows it counts gate_control_overflow", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const { alice } = await roomOfTwo(h);
   const core = h.server.core;
   const { session } = await stuckRelogin(h);
@@ -210,7 +210,7 @@ Deno.test("pre-activation buffer: a control frame that overflows it counts gate_
 });
 
 Deno.test("pre-activation buffer: a reply not flushed within 8 s fails the login; the old binding stays", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const { alice } = await roomOfTwo(h);
   const core = h.server.core;
   const oldSession = core.users.get(100)!.session!;
@@ -225,7 +225,7 @@ Deno.test("pre-activation buffer: a reply not flushed within 8 s fails the login
 });
 
 Deno.test("a command that reaches its handler after its deadline is refused and counts late_commit", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   await alice.createRoom("abc");
   await alice.selectChart(7);

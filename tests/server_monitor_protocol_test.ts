@@ -12,7 +12,7 @@ import { devToken, startHarness } from "./support/harness.ts";
 const SECRET = "dev_secret_local";
 
 Deno.test("room monitor: key handshake, one at a time, QueryRoomInfo, RoomEvents and UserVisit", async () => {
-  const h = startHarness({ config: { service_secret_key: SECRET } });
+  const h = await startHarness({ config: { service_secret_key: SECRET } });
   const key = await roomMonitorKey(SECRET);
   const wrong = await h.connect();
   await assertRejectsWithReason(wrong.roomMonitorAuthenticate(new Uint8Array(64)), "secret key mismatch");
@@ -70,14 +70,14 @@ Deno.test("room monitor: key handshake, one at a time, QueryRoomInfo, RoomEvents
 });
 
 Deno.test("without a configured secret no room monitor is accepted", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const rm = await h.connect();
   await assertRejectsWithReason(rm.roomMonitorAuthenticate(await roomMonitorKey("anything")), "secret key mismatch");
   await h.close();
 });
 
 Deno.test("game monitors get a negative id, a marked name, and may only join as monitors with permission", async () => {
-  const h = startHarness({ config: { monitors: [9] } });
+  const h = await startHarness({ config: { monitors: [9] } });
   const alice = await h.login(100);
   await alice.createRoom("abc");
   const gm = await h.connect();
@@ -97,7 +97,7 @@ Deno.test("game monitors get a negative id, a marked name, and may only join as 
 });
 
 Deno.test("console sessions authenticate but cannot use rooms", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const console = await h.connect();
   const { user, room } = await console.consoleAuthenticate(devToken(100));
   equal(user.id, 100);
@@ -108,7 +108,7 @@ Deno.test("console sessions authenticate but cannot use rooms", async () => {
 });
 
 Deno.test("UserVisit: the room monitor hears every game-client login, game monitors with their negative id", async () => {
-  const h = startHarness({ config: { service_secret_key: SECRET } });
+  const h = await startHarness({ config: { service_secret_key: SECRET } });
   const kira = h.dev.state.addUser({ id: 77, name: "Kira ✦" });
   // Logged in before the room monitor connected: never reported afterwards.
   const early = await h.login(50);
@@ -151,7 +151,7 @@ Deno.test("UserVisit: the room monitor hears every game-client login, game monit
 });
 
 Deno.test("UserVisit goes to the room monitor only: a second key holder is refused and hears nothing", async () => {
-  const h = startHarness({ config: { service_secret_key: SECRET } });
+  const h = await startHarness({ config: { service_secret_key: SECRET } });
   const key = await roomMonitorKey(SECRET);
   const rm = await h.connect();
   await rm.roomMonitorAuthenticate(key);

@@ -8,7 +8,7 @@ import { expectLog, mark, waitUntil } from "./support/describe.ts";
 import { startHarness } from "./support/harness.ts";
 
 Deno.test("a monitor makes the room live for players who join later", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const mon = await h.login(9);
   const bob = await h.login(200);
@@ -21,7 +21,7 @@ Deno.test("a monitor makes the room live for players who join later", async () =
 });
 
 Deno.test("when the last player leaves, a monitor gets nothing more and can still leave cleanly", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const mon = await h.login(9);
   await alice.createRoom("abc");
@@ -37,7 +37,7 @@ Deno.test("when the last player leaves, a monitor gets nothing more and can stil
 });
 
 Deno.test("a player removed by an operator keeps a working client: LeaveRoom answers Ok", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");
@@ -57,7 +57,7 @@ Deno.test("a player removed by an operator keeps a working client: LeaveRoom ans
 });
 
 Deno.test("closing a room lets everyone leave; the room disappears", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   const mon = await h.login(9);

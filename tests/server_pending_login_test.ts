@@ -25,7 +25,7 @@ async function heldRelogin(h: Harness, id: number) {
 }
 
 Deno.test("telemetry for a monitor reconnecting mid-round goes to the old connection until takeover, then the new one", async () => {
-  const h = startHarness({ config: QUIET, telemetryBudget: UNLIMITED_TELEMETRY });
+  const h = await startHarness({ config: QUIET, telemetryBudget: UNLIMITED_TELEMETRY });
   const alice = await h.login(100);
   const mon = await h.login(9);
   await alice.createRoom("abc");
@@ -66,7 +66,7 @@ Deno.test("telemetry for a monitor reconnecting mid-round goes to the old connec
 });
 
 Deno.test("console room force-move of a user whose login is pending is refused; after takeover it moves them", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   try {
     const h = c.h;
     const core = h.server.core;
@@ -115,7 +115,7 @@ Deno.test("console room force-move of a user whose login is pending is refused; 
 });
 
 Deno.test("force-move of a dangling user whose reconnect is pending is refused as logging in", async () => {
-  const c = startConsoleHarness();
+  const c = await startConsoleHarness();
   try {
     const h = c.h;
     const core = h.server.core;

@@ -13,7 +13,7 @@ import { devToken, startHarness } from "./support/harness.ts";
 import { waitUntil } from "./support/describe.ts";
 
 Deno.test("pipeline: a veto hook refuses a command with the protocol's error reply and its reason", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const seen: string[] = [];
   const remove = h.server.commands.beforeCommand((c: CommandView) => {
     seen.push(`${c.type}:${c.userId}:${c.roomId}`);
@@ -37,7 +37,7 @@ Deno.test("pipeline: a veto hook refuses a command with the protocol's error rep
 });
 
 Deno.test("pipeline: a vetoed Touches is dropped (it has no reply); other telemetry still reaches monitors", async () => {
-  const h = startHarness({ config: { monitors: [9] } });
+  const h = await startHarness({ config: { monitors: [9] } });
   h.server.commands.beforeCommand((c) => c.type === "Touches" ? "telemetry off" : null);
   const alice = await h.login(100);
   const mon = await h.login(9);
@@ -53,7 +53,7 @@ Deno.test("pipeline: a vetoed Touches is dropped (it has no reply); other teleme
 });
 
 Deno.test("pipeline: the guards run before the hooks; a throwing hook is counted and vetoes nothing", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   let calls = 0;
   h.server.commands.beforeCommand(() => {
     calls++;
@@ -73,7 +73,7 @@ Deno.test("pipeline: the guards run before the hooks; a throwing hook is counted
 });
 
 Deno.test("pipeline: feature links run after the veto hooks, in the order they were added", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const order: string[] = [];
   h.server.commands.beforeCommand((c) => void order.push(`hook ${c.type}`));
   h.server.commands.use((cc, next) => {

@@ -19,7 +19,7 @@ const QUIET = { heartbeat_timeout: 86_400 };
 const OK = { ok: true, value: null };
 
 Deno.test("a monitor joining a waiting round learns the chart after its reply and counts as ready", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   const bob = await h.login(200);
   const mon = await h.login(9);
@@ -61,7 +61,7 @@ Deno.test("a monitor joining a waiting round learns the chart after its reply an
 });
 
 Deno.test("a monitor joining a running round learns the chart before the round ends", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   const mon = await h.login(9);
   await alice.createRoom("abc");
@@ -87,7 +87,7 @@ Deno.test("a monitor joining a running round learns the chart before the round e
 });
 
 Deno.test("a monitor joining while choosing a chart is not made ready: it must send Ready", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   const mon = await h.login(9);
   await alice.createRoom("abc");
@@ -106,7 +106,7 @@ Deno.test("a monitor joining while choosing a chart is not made ready: it must s
 
 Deno.test("the second round on the same chart gets a re-resolved duration, not the 10000 s fallback", async () => {
   const calls: [number, ChartMeta | undefined][] = [];
-  const h = startHarness({
+  const h = await startHarness({
     config: { ...QUIET, playing_timeout_offset_secs: 60 },
     chartDuration: (id, _upstream, chart) => (calls.push([id, chart]), Promise.resolve(120)),
   });
@@ -140,7 +140,7 @@ Deno.test("the second round on the same chart gets a re-resolved duration, not t
 Deno.test("a duration resolved after the second round started moves its deadline", async () => {
   let release: (secs: number) => void = () => {};
   let n = 0;
-  const h = startHarness({
+  const h = await startHarness({
     config: QUIET,
     chartDuration: () => ++n === 1 ? Promise.resolve(120) : new Promise((resolve) => (release = resolve)),
   });
@@ -171,7 +171,7 @@ Deno.test("a duration resolved after the second round started moves its deadline
 
 Deno.test("hiding a room looks like its deletion and showing it like its creation, on the bus and the room monitor", async () => {
   const secret = "audit_secret";
-  const h = startHarness({ config: { ...QUIET, service_secret_key: secret } });
+  const h = await startHarness({ config: { ...QUIET, service_secret_key: secret } });
   const events: DomainEvent[] = [];
   const stop = h.bus.listen((e) => void events.push(e));
   const rm = await h.connect();
@@ -232,7 +232,7 @@ Deno.test("hiding a room looks like its deletion and showing it like its creatio
 });
 
 Deno.test("switching tournament mode off during WaitingForReady restarts the full ready countdown", async () => {
-  const h = startHarness({ config: { ...QUIET, ready_countdown_secs: 60 } });
+  const h = await startHarness({ config: { ...QUIET, ready_countdown_secs: 60 } });
   const admin = new Admin(h.server.core);
   const alice = await h.login(100);
   const bob = await h.login(200);
@@ -260,7 +260,7 @@ Deno.test("switching tournament mode off during WaitingForReady restarts the ful
 });
 
 Deno.test("late joiners: a finisher is ranked, one who never finished is not a DNF of the round", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   const bob = await h.login(200);
   const carol = await h.login(300);
@@ -300,7 +300,7 @@ Deno.test("late joiners: a finisher is ranked, one who never finished is not a D
 });
 
 Deno.test("tournament mode: no auto-start, no ranking, no host transfer, no cycle, no late-join prompt, no chat", async () => {
-  const h = startHarness({ config: { ...QUIET, ready_countdown_secs: 60 } });
+  const h = await startHarness({ config: { ...QUIET, ready_countdown_secs: 60 } });
   const admin = new Admin(h.server.core);
   const alice = await h.login(100);
   const bob = await h.login(200);
@@ -343,7 +343,7 @@ Deno.test("tournament mode: no auto-start, no ranking, no host transfer, no cycl
 });
 
 Deno.test("a degraded room refuses joins until cleared; monitors too", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const admin = new Admin(h.server.core);
   const alice = await h.login(100);
   const bob = await h.login(200);
@@ -361,7 +361,7 @@ Deno.test("a degraded room refuses joins until cleared; monitors too", async () 
 });
 
 Deno.test("per-room max_users caps players, not monitors; invalid values are refused", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const admin = new Admin(h.server.core);
   const alice = await h.login(100);
   const bob = await h.login(200);
@@ -381,7 +381,7 @@ Deno.test("per-room max_users caps players, not monitors; invalid values are ref
 });
 
 Deno.test("late-join progress notice with a known duration: bar, percent and minutes left, then every 30 s", async () => {
-  const h = startHarness({ config: QUIET, chartDuration: () => Promise.resolve(120) });
+  const h = await startHarness({ config: QUIET, chartDuration: () => Promise.resolve(120) });
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");

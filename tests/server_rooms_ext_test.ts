@@ -12,7 +12,7 @@ import { devToken, startHarness } from "./support/harness.ts";
 const QUIET = { heartbeat_timeout: 86_400 };
 
 Deno.test("the ready countdown starts the round by itself; players not ready are aborted", async () => {
-  const h = startHarness({ config: { ...QUIET, ready_countdown_secs: 60 } });
+  const h = await startHarness({ config: { ...QUIET, ready_countdown_secs: 60 } });
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");
@@ -32,7 +32,7 @@ Deno.test("the ready countdown starts the round by itself; players not ready are
 });
 
 Deno.test("the playing deadline aborts everyone unfinished and settles", async () => {
-  const h = startHarness({ config: { ...QUIET, playing_timeout_offset_secs: 60 } });
+  const h = await startHarness({ config: { ...QUIET, playing_timeout_offset_secs: 60 } });
   const alice = await h.login(100);
   await alice.createRoom("abc");
   await alice.selectChart(7);
@@ -56,7 +56,7 @@ Deno.test("the playing deadline aborts everyone unfinished and settles", async (
 Deno.test("a probed chart duration sets the deadline: duration + offset, extended by the first finisher", async () => {
   const durations: number[] = [];
   // Stand in for the archive prober: 120 s for every chart.
-  const h = startHarness({ config: QUIET, chartDuration: (id) => (durations.push(id), Promise.resolve(120)) });
+  const h = await startHarness({ config: QUIET, chartDuration: (id) => (durations.push(id), Promise.resolve(120)) });
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");
@@ -80,7 +80,7 @@ Deno.test("a probed chart duration sets the deadline: duration + offset, extende
 });
 
 Deno.test("late join: a prompt first, then joining again joins the running round with progress notices", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   await alice.createRoom("abc");
   await alice.selectChart(7);
@@ -111,7 +111,7 @@ Deno.test("late join: a prompt first, then joining again joins the running round
 });
 
 Deno.test("a late-join prompt expires after 30 s", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   await alice.createRoom("abc");
   await alice.selectChart(7);
@@ -130,7 +130,7 @@ Deno.test("a late-join prompt expires after 30 s", async () => {
 });
 
 Deno.test("operator rooms: empty and persistent, the first joiner becomes host, the room outlives its players", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const admin = new Admin(h.server.core);
   deepEqual(admin.roomOps.createEmpty("lobby", { persistent: true }), { ok: true, value: null });
   deepEqual(admin.roomOps.createEmpty("lobby").ok, false);
@@ -159,7 +159,7 @@ Deno.test("operator rooms: empty and persistent, the first joiner becomes host, 
 });
 
 Deno.test("operator start, cancel, host and chart changes reach the room like host actions", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const admin = new Admin(h.server.core);
   const alice = await h.login(100);
   const bob = await h.login(200);
@@ -187,7 +187,7 @@ Deno.test("operator start, cancel, host and chart changes reach the room like ho
 });
 
 Deno.test("room bans take the user out and keep them out", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const admin = new Admin(h.server.core);
   const alice = await h.login(100);
   const bob = await h.login(200);
@@ -203,7 +203,7 @@ Deno.test("room bans take the user out and keep them out", async () => {
 });
 
 Deno.test("force-move moves the membership and the client's reconnect receives the new room", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const admin = new Admin(h.server.core);
   const alice = await h.login(100);
   const bob = await h.login(200);
@@ -223,7 +223,7 @@ Deno.test("force-move moves the membership and the client's reconnect receives t
 });
 
 Deno.test("in-game console: admins run commands through room names, others create rooms", async () => {
-  const h = startHarness({ config: { ...QUIET, admin_game_ids: [100] } });
+  const h = await startHarness({ config: { ...QUIET, admin_game_ids: [100] } });
   const seen: string[] = [];
   h.server.commands.use(inGameConsole({
     execute: (line, actor) => {
@@ -259,7 +259,7 @@ Deno.test("in-game console: admins run commands through room names, others creat
 });
 
 Deno.test("runtime switches: room creation and new connections can be turned off", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   h.server.core.switches.roomCreation = false;
   await assertRejectsWithReason(alice.createRoom("x"), "Room creation is disabled on this server");
@@ -275,8 +275,8 @@ Deno.test("runtime switches: room creation and new connections can be turned off
 Deno.test("selecting a chart probes its archive's audio: the deadline uses the real duration", async () => {
   const { resolveChartDuration } = await import("../src/chart/mod.ts");
   const { Upstream } = await import("../src/upstream/mod.ts");
-  let harness: ReturnType<typeof startHarness> | null = null;
-  const h = startHarness({
+  let harness: Awaited<ReturnType<typeof startHarness>> | null = null;
+  const h = await startHarness({
     config: QUIET,
     chartDuration: async (id, upstream) =>
       (await resolveChartDuration(upstream as InstanceType<typeof Upstream>, id, { clock: harness!.clock })).audio

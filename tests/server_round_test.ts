@@ -11,7 +11,7 @@ import { startHarness } from "./support/harness.ts";
 const TF: TouchFrame[] = [{ time: 1.5, points: [[0, { x: 0.5, y: -0.25 }]] }];
 
 Deno.test("a full round: create, join, monitor, lock, cycle, select, start, ready, play, results, cycle host, leave", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   const mon = await h.login(9);
@@ -142,7 +142,7 @@ Deno.test("a full round: create, join, monitor, lock, cycle, select, start, read
 });
 
 Deno.test("cancel ready and host cancel return the room to chart selection", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   const carol = await h.login(300);
@@ -176,7 +176,7 @@ Deno.test("cancel ready and host cancel return the room to chart selection", asy
 });
 
 Deno.test("a lone host starts at once; Played outside play is still broadcast", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   await alice.createRoom("solo");
   await alice.selectChart(1);
@@ -208,7 +208,7 @@ Deno.test("a lone host starts at once; Played outside play is still broadcast", 
 });
 
 Deno.test("joining replays the last chat lines after the JoinRoom reply", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("chatty");
@@ -227,7 +227,7 @@ Deno.test("joining replays the last chat lines after the JoinRoom reply", async 
 });
 
 Deno.test("touches in a room without monitors are not relayed and reach nobody", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("quiet");

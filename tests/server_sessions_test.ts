@@ -24,7 +24,7 @@ async function readAll(conn: Deno.TcpConn): Promise<number[]> {
 const QUIET = { heartbeat_timeout: 3600 };
 
 Deno.test("a lost player dangles for dangle_grace and keeps the room when they log in again", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");
@@ -49,7 +49,7 @@ Deno.test("a lost player dangles for dangle_grace and keeps the room when they l
 });
 
 Deno.test("a dangling player who does not return leaves the room after the grace", async () => {
-  const h = startHarness({ config: QUIET });
+  const h = await startHarness({ config: QUIET });
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");
@@ -66,7 +66,7 @@ Deno.test("a dangling player who does not return leaves the room after the grace
 });
 
 Deno.test("in a Playing room the grace is playing_reconnect_grace", async () => {
-  const h = startHarness({ config: { ...QUIET, dangle_grace: 10, playing_reconnect_grace: 15 } });
+  const h = await startHarness({ config: { ...QUIET, dangle_grace: 10, playing_reconnect_grace: 15 } });
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");
@@ -90,7 +90,7 @@ Deno.test("in a Playing room the grace is playing_reconnect_grace", async () => 
 });
 
 Deno.test("silence for heartbeat_timeout loses the connection; Pings keep it alive", async () => {
-  const h = startHarness({ config: { heartbeat_timeout: 15 } });
+  const h = await startHarness({ config: { heartbeat_timeout: 15 } });
   const alice = await h.login(100);
   const pinger = await h.login(200);
   await alice.createRoom("abc");
@@ -105,7 +105,7 @@ Deno.test("silence for heartbeat_timeout loses the connection; Pings keep it ali
 });
 
 Deno.test("reconnect while the old connection is alive: the new one takes over, the old one closes", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const old = await h.login(100);
   const bob = await h.login(200);
   await old.createRoom("abc");
@@ -122,7 +122,7 @@ Deno.test("reconnect while the old connection is alive: the new one takes over, 
 });
 
 Deno.test("a reconnect into a running round repeats the chart before anything else", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   const carol = await h.login(300);
@@ -141,7 +141,7 @@ Deno.test("a reconnect into a running round repeats the chart before anything el
 });
 
 Deno.test("a silent connection delays nobody's login and is closed after auth_timeout", async () => {
-  const h = startHarness({ config: { auth_timeout: 15 } });
+  const h = await startHarness({ config: { auth_timeout: 15 } });
   const silent = await h.raw();
   await silent.write(new Uint8Array([1]));
   const alice = await h.login(100);
@@ -152,7 +152,7 @@ Deno.test("a silent connection delays nobody's login and is closed after auth_ti
 });
 
 Deno.test("a malformed frame closes that connection and nobody else notices", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const bob = await h.login(200);
   const bad = await h.raw();
   // Version byte, then a CreateRoom with an invalid room id (space).
@@ -171,7 +171,7 @@ Deno.test("a malformed frame closes that connection and nobody else notices", as
 
 Deno.test("a client that stops reading is disconnected when its queue is full; the room goes on", async () => {
   // Frames far beyond a player's telemetry budget fill the queue fastest: the budget is not what is tested here.
-  const h = startHarness({ telemetryBudget: UNLIMITED_TELEMETRY });
+  const h = await startHarness({ telemetryBudget: UNLIMITED_TELEMETRY });
   const alice = await h.login(100);
   const mon = await h.raw();
   // The monitor logs in and joins by hand, then never reads again.
@@ -197,7 +197,7 @@ Deno.test("a client that stops reading is disconnected when its queue is full; t
 });
 
 Deno.test("past max_sessions logins are answered `Server is full`", async () => {
-  const h = startHarness({ config: { max_sessions: 2 } });
+  const h = await startHarness({ config: { max_sessions: 2 } });
   await h.login(100);
   await h.login(200);
   const third = await h.connect();
@@ -206,7 +206,7 @@ Deno.test("past max_sessions logins are answered `Server is full`", async () => 
 });
 
 Deno.test("past max_pending_auth concurrent logins are answered `server busy`; a slow upstream delays only its own login", async () => {
-  const h = startHarness({ config: { max_pending_auth: 1 } });
+  const h = await startHarness({ config: { max_pending_auth: 1 } });
   h.dev.state.setFault("me", { delayMs: 1000, times: 1 });
   const slow = await h.connect();
   const slowLogin = slow.authenticate(devToken(100));
@@ -220,7 +220,7 @@ Deno.test("past max_pending_auth concurrent logins are answered `server busy`; a
 });
 
 Deno.test("the authentication cache skips the upstream on a second login", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const first = await h.login(100);
   await first.close();
   await h.login(100);
@@ -232,7 +232,7 @@ Deno.test("the authentication cache skips the upstream on a second login", async
 });
 
 Deno.test("banned ids and addresses get Authenticate(Err(reason)); a ban disconnects an online user", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const bob = await h.login(200);
   await alice.createRoom("abc");
@@ -256,7 +256,7 @@ Deno.test("banned ids and addresses get Authenticate(Err(reason)); a ban disconn
 });
 
 Deno.test("shutdown tells every player in their language, then closes", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const alice = await h.login(100);
   const cn = await h.login(300, "zh-CN");
   await h.server.shutdown();

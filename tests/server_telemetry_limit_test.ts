@@ -48,7 +48,7 @@ function judgeBatch(n: number): JudgeEvent[] {
 const counters = (h: Harness) => h.server.core.counters.values;
 
 Deno.test("a telemetry flood is cut to the session's budget; the excess is dropped and counted", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const { player, stored } = await watchedRoom(h);
   const batch = touchBatch(); // 21 frames + 210 points = 231 items
   for (let i = 0; i < 200; i++) player.touches(batch);
@@ -74,7 +74,7 @@ Deno.test("a telemetry flood is cut to the session's budget; the excess is dropp
 });
 
 Deno.test("many small telemetry messages are limited by count too", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const { player, stored } = await watchedRoom(h);
   for (let i = 0; i < 1000; i++) player.touches([]);
   await player.chat("done");
@@ -86,7 +86,7 @@ Deno.test("many small telemetry messages are limited by count too", async () => 
 Deno.test("the official client's stream at its peak (ten fingers, 120 notes/s) passes whole", async () => {
   // Ten fingers moving out of step give up to 200 one-point frames a second (400 items); ten in step at 40 Hz give
   // 440 items a second in batches of 21 frames: more than the client's worst case.
-  const h = startHarness();
+  const h = await startHarness();
   const { player, stored } = await watchedRoom(h);
   const start = h.clock.monotonic();
   const pacer = new TelemetryPacer({ fingers: 10, touchHz: 40, notesPerSec: 120 }, start, start);
@@ -117,7 +117,7 @@ Deno.test("the official client's stream at its peak (ten fingers, 120 notes/s) p
 });
 
 Deno.test("the most telemetry one player can have stored is about 100 KB a second", async () => {
-  const h = startHarness();
+  const h = await startHarness();
   const { player, stored } = await watchedRoom(h);
   // Items whose JSON is longest: f16/f32 values with 25-character decimal forms, extreme ids and enum values.
   const x = -0.0000010132789611816406;

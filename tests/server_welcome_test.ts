@@ -11,7 +11,7 @@ const ON = (messages: Record<string, string[]> = {}, show_time = false) => ({
 });
 
 Deno.test("the built-in welcome is localized and lists joinable rooms only", async () => {
-  const h = startHarness({ config: { ...ON(), server_name: "Test Server", heartbeat_timeout: 86_400 } });
+  const h = await startHarness({ config: { ...ON(), server_name: "Test Server", heartbeat_timeout: 86_400 } });
   const host = await h.login(100);
   await host.createRoom("open");
   const other = await h.login(200);
@@ -34,7 +34,7 @@ Deno.test("the built-in welcome is localized and lists joinable rooms only", asy
 });
 
 Deno.test("the built-in welcome says 1 player online (singular), then 2 players online", async () => {
-  const h = startHarness({ config: { ...ON(), server_name: "Test Server", heartbeat_timeout: 86_400 } });
+  const h = await startHarness({ config: { ...ON(), server_name: "Test Server", heartbeat_timeout: 86_400 } });
   const first = (c: { received: readonly unknown[] }) =>
     c.received.map((m) => {
       const cmd = m as { type: string; message?: { type: string; content?: string } };
@@ -50,7 +50,7 @@ Deno.test("the built-in welcome says 1 player online (singular), then 2 players 
 });
 
 Deno.test("configured lines per language with playtime placeholders", async () => {
-  const h = startHarness({
+  const h = await startHarness({
     config: {
       ...ON({
         "en-US": ["Hi [user_name] (#[user_id]), [players] online", "[playtime] / [playtime 100] [time] [unknown]"],

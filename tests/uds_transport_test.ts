@@ -21,7 +21,7 @@ Deno.test("openuds replaces a stale socket file, sets mode 0660 and removes the 
   await Deno.rename(`${dir}/tmp.sock`, path);
   listener.close();
   ok((await Deno.lstat(path)).isSocket);
-  const h = startHarness();
+  const h = await startHarness();
   const ops = createOps({ server: h.server, shutdown: () => {} });
   const config = { ...defaultConfig().openuds, enabled: true, socket_path: path, auth_token: TOKEN };
   const uds = await startOpenUds({ ops, config });

@@ -151,6 +151,10 @@ const LegacySchema = section({
     "Lua instructions one hook or route call may run.",
   ),
   lua_memory_mb: key(intIn(1, 4096).default(64), "Heap growth one Lua call may cause (MiB)."),
+  lua_state_memory_mb: key(
+    intIn(1, 16384).default(256),
+    "Lua data one plugin may hold between calls (MiB); more stops the plugin.",
+  ),
   lua_max_overruns: key(
     intIn(1, 1000).default(3),
     "Budget or memory overruns within an hour before a plugin is disabled.",
@@ -216,6 +220,10 @@ export const ConfigSchema = z.object({
   max_pending_auth_per_ip: key(
     capacity().default(8),
     "Sessions of one address waiting for authentication (IPv6: one /64; loopback is not limited per address).",
+  ),
+  frame_buffer_budget_mb: key(
+    intIn(1, 65536).default(64),
+    "Frame bytes all game connections may buffer at once (MiB); a connection needing more is closed.",
   ),
   play_history_cache_size: key(intIn(0, 100000).default(100), "Rounds kept per room in memory; 0 = none."),
   chat_history_limit: key(intIn(0, 100000).default(50), "Chat messages kept per room; 0 = none."),

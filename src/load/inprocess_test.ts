@@ -5,7 +5,7 @@ import { BenchmarkError, formatBenchmarkReport } from "./inprocess_report.ts";
 import { drive, startTestServer } from "./server_fixture_test_util.ts";
 
 Deno.test("in-process benchmark plays rounds on virtual sessions, stores its report and cleans up", async () => {
-  const t = startTestServer({}, false);
+  const t = await startTestServer({}, false);
   const stored: { id?: string; title: string; report: unknown }[] = [];
   const statuses: number[] = [];
   let cpuMs = 0;
@@ -46,7 +46,7 @@ Deno.test("in-process benchmark plays rounds on virtual sessions, stores its rep
 });
 
 Deno.test("in-process ramp adds rooms until the CPU cap, then holds", async () => {
-  const t = startTestServer({}, false);
+  const t = await startTestServer({}, false);
   let step = 0;
   const report = await drive(
     t.clock,
@@ -68,7 +68,7 @@ Deno.test("in-process ramp adds rooms until the CPU cap, then holds", async () =
 });
 
 Deno.test("in-process benchmark logs virtual logins at debug level only", async () => {
-  const t = startTestServer({}, false);
+  const t = await startTestServer({}, false);
   await drive(
     t.clock,
     runInProcessBenchmark(t.server, { durationSecs: 1, rooms: 2, roundSecs: 1, stepMs: 500 }, {
@@ -88,7 +88,7 @@ Deno.test("in-process benchmark logs virtual logins at debug level only", async 
 });
 
 Deno.test("in-process benchmark stops and cleans up when its signal is aborted", async () => {
-  const t = startTestServer({}, false);
+  const t = await startTestServer({}, false);
   const stop = new AbortController();
   let peakRooms = 0;
   const report = await drive(
@@ -118,7 +118,7 @@ Deno.test("in-process benchmark stops and cleans up when its signal is aborted",
 });
 
 Deno.test("InProcessBenchmarks runs one benchmark at a time and refuses once its stop signal fired", async () => {
-  const t = startTestServer({}, false);
+  const t = await startTestServer({}, false);
   const stop = new AbortController();
   const host = new InProcessBenchmarks(t.server, {
     ops: t.ops,

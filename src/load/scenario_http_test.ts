@@ -24,7 +24,7 @@ function deps(t: TestServer, signal = new AbortController().signal): RunDeps {
 }
 
 async function withHttp(fn: (t: TestServer, httpPort: number) => Promise<void>): Promise<void> {
-  const t = startTestServer();
+  const t = await startTestServer();
   const http = await startHttp({ server: t.server, config: defaultConfig() }, {
     hostname: "127.0.0.1",
     port: 0,
@@ -68,7 +68,7 @@ Deno.test("http scenario counts non-2xx answers and refused connections as error
     ok(r.errors.toJSON().samples[0]!.startsWith("http-status: 404"));
   });
   // Nothing listens on a port that was just closed: every request fails, none hangs.
-  const t = startTestServer();
+  const t = await startTestServer();
   const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = closed.addr.port;
   closed.close();

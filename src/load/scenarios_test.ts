@@ -14,7 +14,7 @@ function noErrors(r: ScenarioResult): void {
 }
 
 Deno.test("sessions scenario ramps, pings during the hold and closes everything", async () => {
-  const t = startTestServer();
+  const t = await startTestServer();
   const target = { host: "127.0.0.1", port: t.port, pid: null };
   const run = runSessions(
     { sessions: 6, rampPerSec: 100, duration: 1, pingInterval: 0.2, idBase: 500, maxInflight: 4 },
@@ -48,7 +48,7 @@ Deno.test("rooms scenario plays full rounds with relayed telemetry", async () =>
     pingInterval: 3,
     maxInflight: 4,
   };
-  const t = startTestServer({ monitors: monitorIds(o) });
+  const t = await startTestServer({ monitors: monitorIds(o) });
   const run = runRooms(o, { host: "127.0.0.1", port: t.port, pid: null }, deps(t.clock));
   const r = await drive(t.clock, run.result);
   noErrors(r);
@@ -79,7 +79,7 @@ Deno.test("rooms scenario plays full rounds with relayed telemetry", async () =>
 });
 
 Deno.test("logins scenario measures a cold and a warm phase", async () => {
-  const t = startTestServer();
+  const t = await startTestServer();
   const run = runLogins(
     { count: 12, duration: 30, concurrency: 3, warmUsers: 4, idBase: 70_000, phases: "cold,warm" },
     { host: "127.0.0.1", port: t.port, pid: null },

@@ -27,7 +27,7 @@ export interface TestServer {
 }
 
 /** Starts a server (listening when `listen`, the default) with `config` overrides. */
-export function startTestServer(config: Partial<Config> = {}, listen = true): TestServer {
+export async function startTestServer(config: Partial<Config> = {}, listen = true): Promise<TestServer> {
   const clock = new ManualClock();
   const logs = new LogHub({ level: "debug", sink: () => {} });
   const dev = createDevApi({ clock });
@@ -51,7 +51,7 @@ export function startTestServer(config: Partial<Config> = {}, listen = true): Te
     upstream,
     bus: new EventBus(() => clock.now()),
   });
-  const port = listen ? server.listen().port : 0;
+  const port = listen ? (await server.listen()).port : 0;
   const ops = createOps({ server });
   return {
     server,

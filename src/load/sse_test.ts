@@ -16,7 +16,7 @@ Deno.test("SseParser splits events across chunks and skips comments", () => {
 });
 
 Deno.test("sse scenario delivers every create_room to every subscriber", async () => {
-  const t = startTestServer();
+  const t = await startTestServer();
   const http = await startHttp({ server: t.server, config: defaultConfig() }, {
     hostname: "127.0.0.1",
     port: 0,

@@ -28,6 +28,8 @@ export interface GameServerConfig {
   readonly max_sessions: number;
   readonly max_pending_auth: number;
   readonly max_pending_auth_per_ip: number;
+  /** Bytes all sessions may buffer for frames in flight, MiB (issue 14). */
+  readonly frame_buffer_budget_mb: number;
   readonly play_history_cache_size: number;
   readonly chat_history_limit: number;
   readonly heartbeat_timeout: number;

@@ -32,6 +32,7 @@ export const INFO_COUNTERS = [
   "response_flushed",
   "unsolicited_reply_blocked",
   "malformed_frames",
+  "frame_budget_exceeded",
   "slow_client_disconnects",
   "sessions_rejected_full",
   "connections_rate_limited",

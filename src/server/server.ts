@@ -9,8 +9,11 @@
  * @module
  */
 
+import type net from "node:net";
 import { addressGroup, canonicalIp, CidrSet, readProxyHeader, WindowCounter } from "../net/mod.ts";
-import { Session, type SessionHooks, type Transport } from "../session/session.ts";
+import { ByteBudget } from "../session/byte_budget.ts";
+import { type LoginLimits, PRE_AUTH_LIMITS } from "../session/login_machine.ts";
+import { type PushLink, Session, type SessionHooks, type Transport } from "../session/session.ts";
 import type { TimerHandle } from "../util/clock.ts";
 import { dispatch, serverPipeline } from "./commands.ts";
 import type { ServerContext } from "./context.ts";
@@ -18,6 +21,7 @@ import { ServerCore } from "./core.ts";
 import type { CommandPipeline } from "./pipeline.ts";
 import { sessionClosed } from "./presence.ts";
 import { RoomMonitor } from "./room_monitor.ts";
+import { adoptSocket, bindSession, listenTcp, netAddr, SocketLink } from "./socket_link.ts";
 
 /** Connections accepted beyond `max_sessions` only to tell them the server is full. */
 const OVERFLOW_SLACK = 64;
@@ -46,9 +50,11 @@ export class GameServer {
   readonly commands: CommandPipeline;
   /** The room-monitor feature (protocol.md §3.5): the connected monitor, if any. */
   readonly roomMonitor: RoomMonitor;
-  #listener: Deno.TcpListener | null = null;
-  #acceptLoop: Promise<void> | null = null;
+  #listener: net.Server | null = null;
   #nextSession = 1;
+  /** Bytes all sessions may buffer for frames in flight (`frame_buffer_budget_mb`, issue 14). */
+  readonly frameBudget: ByteBudget;
+  #limits: LoginLimits | null = null;
   #stopped: Promise<void> | null = null;
   readonly #proxies: CidrSet;
   /** One hooks object shared by every session (per-session closures would cost memory per connection). */
@@ -69,13 +75,14 @@ export class GameServer {
     this.#hooks = {
       handle: (s, inbound) => this.#track(dispatch(core, commands, s, inbound)),
       closed: (s, reason) => {
-        s.log.debug("session closed", { reason });
+        core.ctx.log.debug("session closed", { session: s.id, reason });
         sessionClosed(core, s);
       },
       count: (name) => core.counters.inc(name),
     };
     this.#proxies = new CidrSet(ctx.config.proxy_allow_cidr);
     this.#connections = new WindowCounter(ctx.config.connection_rate_limit, ctx.config.connection_rate_window * 1000);
+    this.frameBudget = new ByteBudget(ctx.config.frame_buffer_budget_mb * 1024 * 1024);
   }
 
   /** The current context (its configuration changes on `config reload`). */
@@ -85,41 +92,27 @@ export class GameServer {
 
   /** The bound address, once listening. */
   get address(): Deno.NetAddr | null {
-    return this.#listener ? (this.#listener.addr as Deno.NetAddr) : null;
+    return this.#listener ? netAddr(this.#listener) : null;
   }
 
   /**
-   * Binds `bind_address:port` (port 0 = any free port). A dual-stack `::`
-   * falls back to `0.0.0.0` where IPv6 is unavailable.
+   * Binds `bind_address:port` (port 0 = any free port) on `node:net`
+   * (issue 15). A dual-stack `::` falls back to `0.0.0.0` where IPv6 is
+   * unavailable. Rejects with the bind error (`EADDRINUSE`: see `bindWithRetry`).
    */
-  listen(): Deno.NetAddr {
+  async listen(): Promise<Deno.NetAddr> {
     const { bind_address: hostname, port } = this.ctx.config;
+    const log = this.ctx.log;
+    const accept = (socket: net.Socket) => void this.#admit(socket);
     try {
-      this.#listener = Deno.listen({ hostname, port, transport: "tcp" });
+      this.#listener = await listenTcp(hostname, port, accept, log);
     } catch (error) {
-      if (hostname !== "::" || error instanceof Deno.errors.AddrInUse) throw error;
-      this.ctx.log.warn("IPv6 unavailable, listening on IPv4 only", { reason: String(error) });
-      this.#listener = Deno.listen({ hostname: "0.0.0.0", port, transport: "tcp" });
+      if (hostname !== "::" || (error as { code?: unknown }).code === "EADDRINUSE") throw error;
+      log.warn("IPv6 unavailable, listening on IPv4 only", { reason: String(error) });
+      this.#listener = await listenTcp("0.0.0.0", port, accept, log);
     }
-    this.#acceptLoop = this.#accept(this.#listener);
     this.#armSweep();
-    return this.#listener.addr as Deno.NetAddr;
-  }
-
-  async #accept(listener: Deno.TcpListener): Promise<void> {
-    try {
-      for await (const conn of listener) {
-        try {
-          conn.setNoDelay(true);
-        } catch {
-          // Connection already gone.
-        }
-        const addr = conn.remoteAddr as Deno.NetAddr;
-        void this.#admit(conn, normalizeIp(addr.hostname));
-      }
-    } catch (error) {
-      if (!this.core.shuttingDown) this.ctx.log.error("accept loop failed", { error: String(error) });
-    }
+    return netAddr(this.#listener)!;
   }
 
   /**
@@ -128,40 +121,49 @@ export class GameServer {
    * connection limit, then starts the session. Runs per connection, so a
    * slow proxy never holds up the accept loop.
    */
-  async #admit(conn: Transport, peer: string): Promise<void> {
-    let transport = conn;
+  async #admit(socket: net.Socket): Promise<void> {
+    adoptSocket(socket);
+    if (!socket.remoteAddress) {
+      // Reset before it was accepted: nothing to serve.
+      socket.destroy();
+      return;
+    }
+    const peer = normalizeIp(socket.remoteAddress);
     let ip = peer;
+    let first: Uint8Array | null = null;
     if (!this.#proxies.empty && this.#proxies.contains(peer)) {
-      const header = await readProxyHeader(conn, this.ctx.clock, PROXY_HEADER_TIMEOUT_MS);
+      const header = await readProxyHeader(socket, this.ctx.clock, PROXY_HEADER_TIMEOUT_MS);
       if (!header.ok) {
         this.ctx.log.info("dropping connection from proxy", { ip: peer, reason: header.reason });
-        closeQuietly(conn);
+        socket.destroy();
         return;
       }
-      transport = header.conn;
+      first = header.rest;
       ip = header.ip ? normalizeIp(header.ip) : peer;
     }
     if (!this.core.switches.connections) {
       // `connections off` (spec 3 §4.2): new connections are turned away.
       this.core.counters.inc("sessions_rejected_full");
-      closeQuietly(transport);
+      socket.destroy();
       return;
     }
     // Per client: an IPv6 host has its whole /64 to pick addresses from (`addressGroup`).
     if (!this.#connections.hit(addressGroup(ip), this.ctx.clock.monotonic())) {
       this.core.counters.inc("connections_rate_limited");
       this.ctx.log.info("connection rate limit exceeded", { ip });
-      closeQuietly(transport);
+      socket.destroy();
       return;
     }
-    this.attach(transport, ip);
+    const session = this.attach(new SocketLink(socket), ip);
+    if (session) bindSession(socket, session, first);
   }
 
   /**
-   * Starts a session on any transport (a TCP connection, or a virtual one in
-   * tests and benchmarks). Returns null when the server refuses it outright.
+   * Starts a session on any transport: a socket's push link, or a
+   * pull-style one (tests, benchmarks, in-process pipes), which is read
+   * here. Returns null when the server refuses it outright.
    */
-  attach(transport: Transport, ip: string): Session | null {
+  attach(transport: Transport | PushLink, ip: string): Session | null {
     const core = this.core;
     const { config, clock, log } = this.ctx;
     if (core.shuttingDown || core.sessions.size >= config.max_sessions + OVERFLOW_SLACK) {
@@ -177,13 +179,21 @@ export class GameServer {
       log,
       heartbeatTimeoutMs: config.heartbeat_timeout * 1000,
       authTimeoutMs: config.auth_timeout * 1000,
+      frameBudget: this.frameBudget,
+      loginLimits: this.#loginLimits(config.auth_timeout * 1000),
     });
     session.overCapacity = core.sessions.size >= config.max_sessions;
     if (!this.#sweep) this.#armSweep();
     core.sessions.add(session);
-    session.log.debug("connection accepted", { ip });
+    log.debug("connection accepted", { session: id, ip });
     void session.run();
     return session;
+  }
+
+  /** The login limits every session shares (remade when `auth_timeout` changes on a reload). */
+  #loginLimits(authTimeoutMs: number): LoginLimits {
+    if (this.#limits?.authTimeoutMs !== authTimeoutMs) this.#limits = { ...PRE_AUTH_LIMITS, authTimeoutMs };
+    return this.#limits;
   }
 
   /** Once a second: heartbeat and authentication timeouts of every session (see `Session.checkTimeouts`). */
@@ -231,12 +241,8 @@ export class GameServer {
     core.shuttingDown = true;
     core.clearTimers();
     clock.clearTimeout(this.#sweep);
-    try {
-      this.#listener?.close();
-    } catch {
-      // Already closed.
-    }
-    await this.#acceptLoop;
+    // Stops accepting; open connections are closed below, after they were told.
+    this.#listener?.close();
     const sessions = [...core.sessions];
     const players = sessions.filter((s) => s.state === "active" && s.userId !== null).map((s) => s.userId!);
     core.sendText(players, { key: "server-shutting-down" });
@@ -257,7 +263,7 @@ export class GameServer {
   }
 }
 
-function closeQuietly(transport: Transport): void {
+function closeQuietly(transport: Transport | PushLink): void {
   try {
     transport.close();
   } catch {

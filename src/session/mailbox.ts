@@ -1,8 +1,9 @@
 /**
  * A session's business-command mailbox (spec 3 §4.1 rule 3): commands run
  * strictly one at a time, in arrival order; when `limit` are waiting the
- * reader pauses until one was taken (backpressure), so a client that floods
- * commands holds a bounded amount of memory.
+ * session stops reading until one was taken (backpressure), so a client that
+ * floods commands holds a bounded amount of memory. Its queue exists only
+ * while commands wait (issue 15: nothing kept per idle session).
  *
  * @module
  */
@@ -15,9 +16,9 @@ export class Mailbox {
   readonly #owner: Session;
   readonly #hooks: SessionHooks;
   readonly #limit: number;
-  #items: Inbound[] = [];
+  /** Waiting commands; null while none wait. */
+  #items: Inbound[] | null = null;
   #processing = false;
-  #spaceWaiter: (() => void) | null = null;
 
   constructor(owner: Session, hooks: SessionHooks, limit: number) {
     this.#owner = owner;
@@ -25,36 +26,30 @@ export class Mailbox {
     this.#limit = limit;
   }
 
-  /** Null when there is room for another command, else a promise resolved once there is (or the session closed). */
-  room(): Promise<void> | null {
-    if (this.#items.length < this.#limit) return null;
-    return new Promise<void>((resolve) => (this.#spaceWaiter = resolve));
+  /** True when `limit` commands wait: the session reads on once one was taken ({@link Session.resumeReading}). */
+  get full(): boolean {
+    return (this.#items?.length ?? 0) >= this.#limit;
   }
 
   /** Queues a command and starts the runner if it is idle. */
   push(inbound: Inbound): void {
-    this.#items.push(inbound);
+    (this.#items ??= []).push(inbound);
     if (!this.#processing) void this.#process();
   }
 
-  /** Drops what is waiting and wakes a paused reader (the session closed). */
+  /** Drops what is waiting (the session closed). */
   clear(): void {
-    this.#items = [];
-    this.#wake();
-  }
-
-  #wake(): void {
-    const wake = this.#spaceWaiter;
-    this.#spaceWaiter = null;
-    wake?.();
+    this.#items = null;
   }
 
   async #process(): Promise<void> {
     this.#processing = true;
     try {
-      while (this.#owner.open && this.#items.length) {
-        const inbound = this.#items.shift()!;
-        if (this.#items.length < this.#limit) this.#wake();
+      for (let items = this.#items; this.#owner.open && items?.length; items = this.#items) {
+        const inbound = items.shift()!;
+        if (items.length === 0) this.#items = null;
+        // Room again: the session splits what it kept and reads on (it may queue more meanwhile).
+        if (items.length < this.#limit) this.#owner.resumeReading();
         try {
           await this.#hooks.handle(this.#owner, inbound);
         } catch (error) {

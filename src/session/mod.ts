@@ -8,3 +8,5 @@
 export * from "./outbound.ts";
 export * from "./session.ts";
 export * from "./login_machine.ts";
+export * from "./byte_budget.ts";
+export { LOGIN_FRAME_MAX } from "./frame_limits.ts";

@@ -5,12 +5,30 @@
  * byte limit the connection is declared too slow and closed: nobody else ever
  * waits for a client that does not read.
  *
+ * A socket ({@link StreamSink}) keeps its own write buffer: each frame is
+ * handed to it as it is, the very bytes every other recipient gets (no copy
+ * per recipient, issue 15), and the limits apply to what the socket still
+ * holds. The queue's arrays and waiter lists exist only while in use.
+ *
  * @module
  */
 
 /** The byte sink behind a queue (a TCP connection, or a test double). */
 export interface ByteSink {
   write(bytes: Uint8Array): Promise<number>;
+}
+
+/** A connection with its own write buffer (a `node:net` socket). */
+export interface StreamSink {
+  /** Hands `frame` over (never modified); `done` runs once it is written, with the error if it failed. */
+  send(frame: Uint8Array, done: (error?: Error | null) => void): void;
+  /** Bytes handed over and not yet written. */
+  readonly buffered: number;
+}
+
+/** Who hears that a queue stopped by itself (a session: no closure per connection). */
+export interface OutboundOwner {
+  outboundStopped(reason: "overflow" | "write-error", error?: unknown): void;
 }
 
 /** Limits of an {@link OutboundQueue}. */
@@ -28,8 +46,9 @@ export type OutboundStop = "overflow" | "write-error" | "closed";
 
 /** Bounded FIFO of encoded frames with a coalescing writer. */
 export class OutboundQueue {
-  #sink: ByteSink;
-  #frames: Uint8Array[] = [];
+  #sink: ByteSink | null;
+  #stream: StreamSink | null;
+  #frames: Uint8Array[] = NONE;
   #head = 0;
   #bytes = 0;
   #maxFrames: number;
@@ -39,17 +58,21 @@ export class OutboundQueue {
   #stopped: OutboundStop | null = null;
   #enqueued = 0;
   #flushed = 0;
-  #waiters: { seq: number; resolve: (ok: boolean) => void }[] = [];
-  #idle: (() => void)[] = [];
-  #onStop: (reason: OutboundStop, error?: unknown) => void;
+  #waiters: { seq: number; resolve: (ok: boolean) => void }[] | null = null;
+  #idle: (() => void)[] | null = null;
+  #onStop: ((reason: OutboundStop, error?: unknown) => void) | OutboundOwner | null;
+  /** The write callback handed to a stream sink (made on the first frame). */
+  #sent: ((error?: Error | null) => void) | null = null;
 
-  /** `onStop` is called once when the queue stops by itself (overflow or write error). */
+  /** `onStop` is told once when the queue stops by itself (overflow or write error). */
   constructor(
-    sink: ByteSink,
+    sink: ByteSink | StreamSink,
     limits: OutboundLimits = {},
-    onStop: (reason: OutboundStop, error?: unknown) => void = () => {},
+    onStop: ((reason: OutboundStop, error?: unknown) => void) | OutboundOwner | null = null,
   ) {
-    this.#sink = sink;
+    const stream = "send" in sink;
+    this.#sink = stream ? null : sink;
+    this.#stream = stream ? sink : null;
     this.#maxFrames = limits.maxFrames ?? 4096;
     this.#maxBytes = limits.maxBytes ?? 4 * 1024 * 1024;
     this.#maxWrite = limits.maxWriteBytes ?? 256 * 1024;
@@ -58,12 +81,12 @@ export class OutboundQueue {
 
   /** Frames waiting to be written. */
   get pendingFrames(): number {
-    return this.#frames.length - this.#head;
+    return this.#stream ? this.#enqueued - this.#flushed : this.#frames.length - this.#head;
   }
 
   /** Bytes waiting to be written. */
   get pendingBytes(): number {
-    return this.#bytes;
+    return this.#stream ? this.#stream.buffered : this.#bytes;
   }
 
   /** Why the queue stopped, or null while running. */
@@ -87,10 +110,17 @@ export class OutboundQueue {
    */
   push(frame: Uint8Array): number {
     if (this.#stopped) return 0;
-    if (this.pendingFrames + 1 > this.#maxFrames || this.#bytes + frame.length > this.#maxBytes) {
+    if (this.pendingFrames + 1 > this.#maxFrames || this.pendingBytes + frame.length > this.#maxBytes) {
       this.#stop("overflow");
       return 0;
     }
+    const stream = this.#stream;
+    if (stream) {
+      const seq = ++this.#enqueued;
+      stream.send(frame, this.#sent ??= (error) => this.#written(error));
+      return seq;
+    }
+    if (this.#frames === NONE) this.#frames = [];
     this.#frames.push(frame);
     this.#bytes += frame.length;
     const seq = ++this.#enqueued;
@@ -102,13 +132,13 @@ export class OutboundQueue {
   flushed(seq: number): Promise<boolean> {
     if (seq > 0 && seq <= this.#flushed) return Promise.resolve(true);
     if (seq <= 0 || this.#stopped) return Promise.resolve(false);
-    return new Promise((resolve) => this.#waiters.push({ seq, resolve }));
+    return new Promise((resolve) => (this.#waiters ??= []).push({ seq, resolve }));
   }
 
   /** Resolves once everything queued so far is written (or the queue stopped). */
   drained(): Promise<void> {
     if (this.pendingFrames === 0 || this.#stopped) return Promise.resolve();
-    return new Promise((resolve) => this.#idle.push(resolve));
+    return new Promise((resolve) => (this.#idle ??= []).push(resolve));
   }
 
   /** Stops the queue; pending frames are discarded and waiters resolve false. */
@@ -119,12 +149,44 @@ export class OutboundQueue {
   #stop(reason: OutboundStop, error?: unknown): void {
     if (this.#stopped) return;
     this.#stopped = reason;
-    this.#frames = [];
+    this.#frames = NONE;
     this.#head = 0;
     this.#bytes = 0;
-    for (const w of this.#waiters.splice(0)) w.resolve(false);
-    for (const resolve of this.#idle.splice(0)) resolve();
-    if (reason !== "closed") this.#onStop(reason, error);
+    const waiters = this.#waiters ?? [];
+    const idle = this.#idle ?? [];
+    this.#waiters = this.#idle = null;
+    for (const w of waiters) w.resolve(false);
+    for (const resolve of idle) resolve();
+    const onStop = this.#onStop;
+    if (reason === "closed" || !onStop) return;
+    if (typeof onStop === "function") onStop(reason, error);
+    else onStop.outboundStopped(reason, error);
+  }
+
+  /** A stream sink wrote one frame (they complete in order). */
+  #written(error?: Error | null): void {
+    if (this.#stopped) return;
+    if (error) return this.#stop("write-error", error);
+    this.#flushed++;
+    this.#settle();
+  }
+
+  /** Resolves the waiters of frames written so far, and the idle waiters once nothing is pending. */
+  #settle(): void {
+    const waiters = this.#waiters;
+    if (waiters) {
+      const done = waiters.filter((w) => w.seq <= this.#flushed);
+      if (done.length) {
+        const rest = waiters.filter((w) => w.seq > this.#flushed);
+        this.#waiters = rest.length ? rest : null;
+        for (const w of done) w.resolve(true);
+      }
+    }
+    if (this.pendingFrames === 0 && this.#idle) {
+      const idle = this.#idle;
+      this.#idle = null;
+      for (const resolve of idle) resolve();
+    }
   }
 
   #take(): { bytes: Uint8Array; count: number } {
@@ -158,23 +220,22 @@ export class OutboundQueue {
 
   async #drain(): Promise<void> {
     this.#writing = true;
+    const sink = this.#sink!;
     try {
       while (!this.#stopped && this.pendingFrames > 0) {
         const { bytes, count } = this.#take();
         let off = 0;
-        while (off < bytes.length) off += await this.#sink.write(off ? bytes.subarray(off) : bytes);
+        while (off < bytes.length) off += await sink.write(off ? bytes.subarray(off) : bytes);
         if (this.#stopped) return;
         this.#bytes -= bytes.length;
         this.#flushed += count;
-        if (this.#waiters.length) {
-          const done = this.#waiters.filter((w) => w.seq <= this.#flushed);
-          if (done.length) {
-            this.#waiters = this.#waiters.filter((w) => w.seq > this.#flushed);
-            for (const w of done) w.resolve(true);
-          }
-        }
+        this.#settle();
       }
-      for (const resolve of this.#idle.splice(0)) resolve();
+      if (this.pendingFrames === 0) {
+        this.#frames = NONE;
+        this.#head = 0;
+      }
+      this.#settle();
     } catch (error) {
       this.#stop("write-error", error);
     } finally {
@@ -182,3 +243,6 @@ export class OutboundQueue {
     }
   }
 }
+
+/** The shared empty queue of an idle connection (never pushed to: replaced on first use). */
+const NONE = Object.freeze([]) as unknown as Uint8Array[];

@@ -78,3 +78,56 @@ Deno.test("OutboundQueue.close discards frames without calling onStop", async ()
   deepEqual(stops, []);
   sink.release();
 });
+
+/** A socket-like sink: keeps what it was handed until `flush`. */
+class FakeSocket {
+  handed: Uint8Array[] = [];
+  #pending: { frame: Uint8Array; done: (error?: Error | null) => void }[] = [];
+  get buffered(): number {
+    return this.#pending.reduce((n, p) => n + p.frame.length, 0);
+  }
+  send(frame: Uint8Array, done: (error?: Error | null) => void): void {
+    this.handed.push(frame);
+    this.#pending.push({ frame, done });
+  }
+  flush(error?: Error): void {
+    for (const p of this.#pending.splice(0)) p.done(error ?? null);
+  }
+}
+
+Deno.test("OutboundQueue on a stream sink hands each frame over as it is (no copy per recipient)", async () => {
+  const frame = new Uint8Array([3, 1, 2, 3]);
+  const a = new FakeSocket();
+  const b = new FakeSocket();
+  const qa = new OutboundQueue(a);
+  const qb = new OutboundQueue(b);
+  equal(qa.push(frame), 1);
+  equal(qb.push(frame), 1);
+  equal(qa.push(frame), 2);
+  equal(a.handed[0], frame, "the very bytes, not a copy");
+  equal(a.handed[1], frame);
+  equal(b.handed[0], frame);
+  equal(qa.pendingFrames, 2);
+  equal(qa.pendingBytes, 8);
+  const flushed = qa.flushed(2);
+  const drained = qa.drained();
+  a.flush();
+  equal(await flushed, true);
+  await drained;
+  equal(qa.flushedSeq, 2);
+  equal(qa.pendingFrames, 0);
+});
+
+Deno.test("OutboundQueue on a stream sink stops a slow reader over its byte budget, and on a write error", () => {
+  const slow = new FakeSocket();
+  const stops: string[] = [];
+  const q = new OutboundQueue(slow, { maxBytes: 10 }, { outboundStopped: (reason) => void stops.push(reason) });
+  equal(q.push(new Uint8Array(6)), 1);
+  equal(q.push(new Uint8Array(6)), 0, "the socket still holds 6 of 10 bytes");
+  deepEqual(stops, ["overflow"]);
+  const failing = new FakeSocket();
+  const q2 = new OutboundQueue(failing, {}, (reason) => void stops.push(reason));
+  q2.push(new Uint8Array(2));
+  failing.flush(new Error("reset"));
+  deepEqual(stops, ["overflow", "write-error"]);
+});

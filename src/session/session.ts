@@ -1,6 +1,6 @@
 /**
- * One client connection (spec 3 §4.1 rules 2–3): reads the version byte and
- * frames (`frame_reader.ts`), answers `Ping` at once, runs every other
+ * One client connection (spec 3 §4.1 rules 2–3): takes the version byte and
+ * frames (`session_input.ts`), answers `Ping` at once, runs every other
  * command strictly in order through its own bounded {@link Mailbox}, and
  * writes through its own bounded {@link OutboundQueue}.
  *
@@ -19,6 +19,7 @@
 import {
   ClientCommand as ClientCommandCodec,
   encodeServerCommand,
+  MAX_FRAME_PAYLOAD,
   Reader,
   REPLY_OF,
   type ServerCommand,
@@ -26,14 +27,17 @@ import {
 } from "../protocol/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
+import { ByteBudget } from "./byte_budget.ts";
 import { inRoomAfterReply } from "./client_model.ts";
-import { readFrames } from "./frame_reader.ts";
+import { LOGIN_FRAME_MAX } from "./frame_limits.ts";
 import { Mailbox } from "./mailbox.ts";
 import { PRE_AUTH_LIMITS } from "./login_machine.ts";
 import { OutboundQueue } from "./outbound.ts";
+import { SessionInput } from "./session_input.ts";
 import { SessionLogin } from "./session_login.ts";
 import type {
   CloseReason,
+  PushLink,
   SessionCategory,
   SessionHooks,
   SessionOptions,
@@ -45,6 +49,7 @@ export type {
   CloseReason,
   Inbound,
   LoginOwner,
+  PushLink,
   SessionCategory,
   SessionHooks,
   SessionOptions,
@@ -54,8 +59,13 @@ export type {
 
 export { isRoomScoped } from "./client_model.ts";
 
-/** One client connection. */
-export class Session {
+/**
+ * One client connection. Its idle footprint is kept small (issue 15: at most
+ * 2 KiB of JS per idle logged-in session): no read buffer between frames,
+ * no logger object (records carry `session` at the call site), and the
+ * maps, promises and arrays it may need are made on first use.
+ */
+export class Session extends SessionInput {
   readonly id: number;
   readonly ip: string;
   readonly outbound: OutboundQueue;
@@ -70,48 +80,44 @@ export class Session {
   clientInRoom = false;
   /** Accepted past `max_sessions`: its login is answered "server full". */
   overCapacity = false;
-  /** Closed by {@link close}; resolves after cleanup. */
-  readonly done: Promise<CloseReason>;
 
-  #transport: Transport;
   #clock: Clock;
-  #hooks: SessionHooks;
   #heartbeatMs: number;
   readonly #mailbox: Mailbox;
-  #outstanding = new Map<ServerCommandType, number>();
-  #resolveDone!: (reason: CloseReason) => void;
+  /** Requests waiting for their reply, by reply type; null while there are none. */
+  #outstanding: Map<ServerCommandType, number> | null = null;
+  #done: Promise<CloseReason> | null = null;
+  #resolveDone: ((reason: CloseReason) => void) | null = null;
   #closeReason: CloseReason | null = null;
-  #baseLog: Logger;
-  #log: Logger | null = null;
 
-  constructor(transport: Transport, hooks: SessionHooks, options: SessionOptions) {
+  constructor(link: Transport | PushLink, hooks: SessionHooks, options: SessionOptions) {
+    // Sessions built without a budget (tests) get their own, unbounded one.
+    super(link, hooks, options.frameBudget ?? new ByteBudget(Number.MAX_SAFE_INTEGER), options.log);
     this.id = options.id;
     this.ip = options.ip;
-    this.#baseLog = options.log;
-    this.#transport = transport;
-    this.#hooks = hooks;
     this.#clock = options.clock;
     this.#heartbeatMs = options.heartbeatTimeoutMs;
     this.#mailbox = new Mailbox(this, hooks, options.mailboxLimit ?? 64);
     this.lastReceived = options.clock.monotonic();
-    this.done = new Promise((resolve) => (this.#resolveDone = resolve));
-    this.outbound = new OutboundQueue(transport, options.outbound, (reason, error) => {
-      if (reason === "overflow") {
-        hooks.count("slow_client_disconnects");
-        this.log.warn("client too slow: outbound queue full, disconnecting");
-        this.close("slow-client");
-      } else {
-        this.close("read-error");
-        this.log.debug("write failed", { error: error instanceof Error ? error.message : String(error) });
-      }
-    });
-    const limits = { ...(options.preAuth ?? PRE_AUTH_LIMITS), authTimeoutMs: options.authTimeoutMs };
+    this.outbound = new OutboundQueue(link, options.outbound, this);
+    const limits = options.loginLimits ??
+      { ...(options.preAuth ?? PRE_AUTH_LIMITS), authTimeoutMs: options.authTimeoutMs };
     this.login = new SessionLogin(this, hooks, limits, this.lastReceived);
   }
 
-  /** Logger with this session's id; made on first use (most sessions never log). */
+  /**
+   * A logger with this session's id, made per call (nothing is kept per
+   * session; hot paths log through the server's logger with a `session` field).
+   */
   get log(): Logger {
-    return this.#log ??= this.#baseLog.child({ session: this.id });
+    return this.baseLog.child({ session: this.id });
+  }
+
+  /** Resolves with the close reason once the session closed and was cleaned up. */
+  get done(): Promise<CloseReason> {
+    if (this.#done) return this.#done;
+    if (this.#closeReason) return (this.#done = Promise.resolve(this.#closeReason));
+    return (this.#done = new Promise((resolve) => (this.#resolveDone = resolve)));
   }
 
   /** The login lifecycle state (spec 3 §3.2); changed only through {@link login}. */
@@ -120,7 +126,7 @@ export class Session {
   }
 
   /** True until the session is closed. */
-  get open(): boolean {
+  override get open(): boolean {
     return this.login.phase !== "closed";
   }
 
@@ -147,30 +153,21 @@ export class Session {
     this.login.activate();
   }
 
-  /** Reads until EOF or error. Resolves when the connection is done. */
-  async run(): Promise<void> {
-    const end = await readFrames(this.#transport, {
-      open: () => this.open,
-      room: () => this.#mailbox.room(),
-      frame: (payload) => this.#receive(payload),
-    });
-    switch (end.why) {
-      case "eof":
-        return this.close("eof");
-      case "bad-version":
-        this.log.info("unsupported protocol version, closing", { version: end.version });
-        return this.close("bad-version");
-      case "malformed":
-        this.#hooks.count("malformed_frames");
-        this.log.info("malformed frame, closing connection", { reason: end.error.message, offset: end.error.offset });
-        return this.close("malformed");
-      case "read-error":
-        if (this.open) this.log.debug("read failed", { error: String(end.error) });
-        return this.close("read-error");
-    }
+  protected override frameLimit(): number {
+    // Before login only a login command is acceptable (issue 14): checked from the prefix, before buffering.
+    const phase = this.login.phase;
+    return phase === "connected" || phase === "authenticating" ? LOGIN_FRAME_MAX : MAX_FRAME_PAYLOAD;
   }
 
-  #receive(payload: Uint8Array): void {
+  protected override mailboxFull(): boolean {
+    return this.#mailbox.full;
+  }
+
+  #info(msg: string, fields: Record<string, unknown>): void {
+    this.baseLog.info(msg, { session: this.id, ...fields });
+  }
+
+  protected override receive(payload: Uint8Array, owned: boolean): void {
     const reader = new Reader(payload);
     const cmd = ClientCommandCodec.read(reader);
     const receivedAt = this.#clock.monotonic();
@@ -184,16 +181,20 @@ export class Session {
       return;
     }
     const replyType = REPLY_OF[cmd.type];
-    if (replyType) this.#outstanding.set(replyType, (this.#outstanding.get(replyType) ?? 0) + 1);
-    // Telemetry keeps the bytes it was decoded from (without trailing junk) so
-    // the relay can reuse them instead of encoding again.
-    const raw = cmd.type === "Touches" || cmd.type === "Judges" ? payload.slice(0, reader.pos) : EMPTY;
+    if (replyType) {
+      const outstanding = this.#outstanding ??= new Map();
+      outstanding.set(replyType, (outstanding.get(replyType) ?? 0) + 1);
+    }
+    // Telemetry keeps the bytes it was decoded from (without trailing junk) so the relay can reuse them instead of
+    // encoding again: a view of a received chunk is copied (it would pin the whole chunk), an assembled frame is not.
+    const telemetry = cmd.type === "Touches" || cmd.type === "Judges";
+    const raw = !telemetry ? EMPTY : owned && reader.pos === payload.length ? payload : payload.slice(0, reader.pos);
     this.#mailbox.push({ cmd, raw, receivedAt });
   }
 
   /** Number of requests of a reply type still waiting for their reply. */
   outstanding(type: ServerCommandType): number {
-    return this.#outstanding.get(type) ?? 0;
+    return this.#outstanding?.get(type) ?? 0;
   }
 
   /**
@@ -202,13 +203,16 @@ export class Session {
    * Returns the frame's sequence number (0 if not queued).
    */
   reply(cmd: ServerCommand): number {
-    const pending = this.#outstanding.get(cmd.type) ?? 0;
-    if (pending <= 0) {
-      this.#hooks.count("unsolicited_reply_blocked");
-      this.log.warn("blocked a reply nobody asked for", { command: cmd.type });
+    const outstanding = this.#outstanding;
+    const pending = outstanding?.get(cmd.type) ?? 0;
+    if (!outstanding || pending <= 0) {
+      this.hooks.count("unsolicited_reply_blocked");
+      this.baseLog.warn("blocked a reply nobody asked for", { session: this.id, command: cmd.type });
       return 0;
     }
-    this.#outstanding.set(cmd.type, pending - 1);
+    if (pending > 1) outstanding.set(cmd.type, pending - 1);
+    else if (outstanding.size > 1) outstanding.delete(cmd.type);
+    else this.#outstanding = null;
     this.clientInRoom = inRoomAfterReply(cmd, this.clientInRoom);
     return this.#write(encodeServerCommand(cmd));
   }
@@ -219,8 +223,8 @@ export class Session {
    */
   push(frame: Uint8Array, roomScoped: boolean): number {
     if (roomScoped && !this.clientInRoom) {
-      this.#hooks.count("critical_compat_drop");
-      this.log.warn("dropped room-scoped message for a client outside any room");
+      this.hooks.count("critical_compat_drop");
+      this.baseLog.warn("dropped room-scoped message for a client outside any room", { session: this.id });
       return 0;
     }
     // spec 3 §3.2: before activation, pushed frames wait behind the login reply (or fail the login).
@@ -246,20 +250,22 @@ export class Session {
   }
 
   /** Closes the connection now; pending output is discarded. Idempotent. */
-  close(reason: CloseReason): void {
+  override close(reason: CloseReason): void {
     if (this.login.phase === "closed") return;
     this.#closeReason = reason;
     // A login not yet Active is rolled back first (binding cleared, compensation).
     this.login.closed();
     this.#mailbox.clear();
+    this.clearInput();
     this.outbound.close();
     try {
-      this.#transport.close();
+      this.link.close();
     } catch {
       // Already closed by the peer.
     }
-    this.#hooks.closed(this, reason);
-    this.#resolveDone(reason);
+    this.hooks.closed(this, reason);
+    this.#resolveDone?.(reason);
+    this.#resolveDone = null;
   }
 
   /**
@@ -272,12 +278,12 @@ export class Session {
     if (!this.open) return;
     // spec 3 §8: the login reply must be flushed within 8 s of being queued, and login done within auth_timeout.
     if (this.login.tick(now) || !this.open) {
-      if (this.login.failure === "auth-timeout") this.log.info("authentication timed out");
+      if (this.login.failure === "auth-timeout") this.#info("authentication timed out", {});
       return;
     }
     const idle = now - this.lastReceived;
     if (idle >= this.#heartbeatMs) {
-      this.log.info("connection lost: no command within the heartbeat timeout", { idle_ms: Math.round(idle) });
+      this.#info("connection lost: no command within the heartbeat timeout", { idle_ms: Math.round(idle) });
       this.close("heartbeat");
     }
   }

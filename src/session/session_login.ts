@@ -132,6 +132,8 @@ export class SessionLogin {
   /** → Active: held frames follow the reply in order; the owner takes over the user's binding. */
   activate(): void {
     this.#step({ kind: "activate" });
+    // Once Active nothing is rolled back: the owner (and the journal record it holds) is not needed any more.
+    if (this.#state.phase === "active") this.#owner = null;
   }
 
   /** A pushed frame while the gate is open: held, or the login fails (the frame is never sent). */

@@ -9,14 +9,30 @@
 import type { ClientCommand } from "../protocol/mod.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
-import type { GateLimits, LoginFailure } from "./login_machine.ts";
-import type { OutboundLimits } from "./outbound.ts";
+import type { GateLimits, LoginFailure, LoginLimits } from "./login_machine.ts";
+import type { ByteBudget } from "./byte_budget.ts";
+import type { OutboundLimits, StreamSink } from "./outbound.ts";
 import type { Session } from "./session.ts";
 
-/** A byte-stream connection (a `Deno.Conn` fits). */
+/**
+ * A byte-stream connection read by pulling (a `Deno.Conn` fits): test
+ * doubles and in-process pipes; `Session.run` pumps it.
+ */
 export interface Transport {
   read(p: Uint8Array): Promise<number | null>;
   write(p: Uint8Array): Promise<number>;
+  close(): void;
+}
+
+/**
+ * A connection that pushes what it receives into `Session.data`/`end` (a
+ * `node:net` socket, `src/server/socket_link.ts`) and keeps its own write
+ * buffer (`StreamSink`).
+ */
+export interface PushLink extends StreamSink {
+  /** Stops delivering data until {@link resume} (the mailbox is full). */
+  pause(): void;
+  resume(): void;
   close(): void;
 }
 
@@ -51,7 +67,11 @@ export type CloseReason =
   | "replaced"
   | "kicked"
   | "shutdown"
-  | "rejected";
+  | "rejected"
+  /** A frame larger than any login command before login (issue 14). */
+  | "frame-too-large"
+  /** The process-wide frame buffer budget had no room for this connection's frame. */
+  | "over-budget";
 
 /** A received command with the raw payload kept for zero-copy relays. */
 export interface Inbound {
@@ -91,6 +111,7 @@ export interface SessionHooks {
       | "critical_compat_drop"
       | "unsolicited_reply_blocked"
       | "malformed_frames"
+      | "frame_budget_exceeded"
       | "slow_client_disconnects"
       | "gate_control_overflow"
       | "compat_queue_drop",
@@ -110,6 +131,13 @@ export interface SessionOptions {
   /** Commands buffered before reading pauses (default 64). */
   readonly mailboxLimit?: number;
   readonly outbound?: OutboundLimits;
+  /** The process-wide budget of bytes buffered for frames in flight (default: unbounded, for tests). */
+  readonly frameBudget?: ByteBudget;
   /** Limits of the buffer before the login reply is flushed (default spec 3 §8: 256 events, 1 MiB, 8 s). */
   readonly preAuth?: GateLimits;
+  /**
+   * The gate's limits with `authTimeoutMs`, shared by every session of a
+   * server (one object, not one per session); overrides `preAuth`.
+   */
+  readonly loginLimits?: LoginLimits;
 }

@@ -38,12 +38,12 @@ export function loadFromText(text: string): LoadedConfig {
 export const BASE_FILE = "monitors: [9, 10]\nheartbeat_timeout: 3600\nwelcome:\n  enabled: false\n";
 
 /** Starts a harness and a registry; `deps` adds optional dependencies. */
-export function startConsoleHarness(
+export async function startConsoleHarness(
   options: HarnessOptions & { file?: string; deps?: Partial<OpsDeps> } = {},
-): ConsoleHarness {
+): Promise<ConsoleHarness> {
   const state = { file: options.file ?? BASE_FILE };
   const initial = loadFromText(state.file);
-  const h = startHarness({
+  const h = await startHarness({
     ...options,
     config: { ...initial.config, port: 0 as unknown as number, bind_address: "127.0.0.1", ...options.config },
   });

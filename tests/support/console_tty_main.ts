@@ -36,7 +36,7 @@ const server = new GameServer({
   upstream,
   bus: new EventBus(() => clock.now()),
 });
-const { port } = server.listen();
+const { port } = await server.listen();
 const alice = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });
 await alice.authenticate(devToken(100));
 

@@ -56,7 +56,7 @@ export async function settle(rounds = 5): Promise<void> {
 }
 
 /** Starts a server for one test. */
-export function startHarness(options: HarnessOptions = {}): Harness {
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const clock = new ManualClock();
   const config: Config = {
     ...defaultConfig(),
@@ -91,7 +91,7 @@ export function startHarness(options: HarnessOptions = {}): Harness {
     ...(options.chartDuration ? { chartDuration: options.chartDuration } : {}),
     ...(options.telemetryBudget ? { telemetryBudget: options.telemetryBudget } : {}),
   });
-  const port = server.listen().port;
+  const port = (await server.listen()).port;
   const clients: PhiraClient[] = [];
   const raws: Deno.TcpConn[] = [];
 

@@ -46,7 +46,7 @@ export interface HttpHarnessOptions extends HarnessOptions {
 
 /** Starts the game-server harness and the HTTP app on it. */
 export async function startHttpHarness(o: HttpHarnessOptions = {}): Promise<HttpHarness> {
-  const h = startHarness(o);
+  const h = await startHarness(o);
   const config = { ...defaultConfig(), monitors: [9, 10], admin_password: ADMIN_PASSWORD, ...o.httpConfig };
   const deps = {
     server: h.server,

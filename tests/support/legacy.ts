@@ -80,7 +80,7 @@ export async function startLegacy(o: LegacyHarnessOptions = {}): Promise<LegacyH
     ...o.config,
     legacy: { ...base.legacy, replay_download_bytes_per_sec: 0, ...o.config?.legacy },
   };
-  const h = startHarness({ ...o, config });
+  const h = await startHarness({ ...o, config });
   const shutdowns: string[] = [];
   const ops = createOps({ server: h.server, shutdown: (r) => shutdowns.push(r), logs: h.logs });
   const registry = createLegacyRegistry(ops);

@@ -110,7 +110,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     ...(telemetryBudget ? { telemetryBudget } : {}),
   });
   await persistence.attachCore(server.core);
-  const port = server.listen().port;
+  const port = (await server.listen()).port;
   const clients: PhiraClient[] = [];
   const open = async () => {
     const client = await connect({ host: "127.0.0.1", port, pingIntervalMs: 0 });

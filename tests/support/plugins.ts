@@ -97,7 +97,7 @@ export async function startPluginHarness(o: PluginHarnessOptions): Promise<Plugi
   const pluginsDir = await Deno.makeTempDir({ prefix: "plugins-" });
   const dataDir = await Deno.makeTempDir({ prefix: "plugin-data-" });
   for (const spec of o.plugins) await install(pluginsDir, spec);
-  const ch = startConsoleHarness();
+  const ch = await startConsoleHarness();
   const routes = new RouteRegistry();
   const streams = new SseRegistry();
   const config = { ...defaultConfig(), monitors: [9, 10] };

@@ -58,7 +58,7 @@ export function testProxyOptions(gamePort: number, dataDir: string, more: Partia
 
 /** Starts a game server and a proxy in front of it; the link is up when this resolves (unless told not to wait). */
 export async function startProxyHarness(o: ProxyHarnessOptions = {}): Promise<ProxyHarness> {
-  const h = startHarness({ ...o, config: { service_secret_key: PROXY_SECRET, ...o.config } });
+  const h = await startHarness({ ...o, config: { service_secret_key: PROXY_SECRET, ...o.config } });
   const dataDir = await Deno.makeTempDir({ prefix: "chorus-proxy-test-" });
   const options = testProxyOptions(h.port, dataDir, o.proxy);
   let proxy: ProxyService;

@@ -142,7 +142,7 @@ export async function startUdsHarness(o: UdsHarnessOptions = {}): Promise<UdsHar
   };
   // The queue needs the harness clock, and the registry needs the queue: bind it late.
   const late: { q?: PendingApprovals } = {};
-  const c = startConsoleHarness({
+  const c = await startConsoleHarness({
     ...o,
     deps: { ...o.deps, approvals: { approve: (id) => late.q!.approve(id), pending: () => late.q!.pending() } },
   });
