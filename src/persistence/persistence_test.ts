@@ -20,7 +20,8 @@ function slowDb(db: SqlDb) {
       return db.transaction((tx) =>
         fn({
           async query(sql, params) {
-            if (held && sql.includes("FOR UPDATE")) await held;
+            // The first statement of every batch (`Store.applyBatch`; `FOR UPDATE` only on PostgreSQL).
+            if (held && sql.startsWith("SELECT applied_seq")) await held;
             return await tx.query(sql, params);
           },
           exec: (script) => tx.exec(script),
