@@ -203,10 +203,10 @@ export const ConfigSchema = z.object({
   admin_game_ids: key(list(i32()).default([]), "Game user ids with in-game admin console rights."),
   game_api_endpoint: key(httpUrl().default("https://phira.5wyxi.com"), "Upstream Phira API base URL."),
   plugins_dir: key(nonEmpty().default("plugins"), "Plugin directory."),
-  data_dir: key(nonEmpty().default("data"), "Directory of the embedded database and the journal."),
+  data_dir: key(nonEmpty().default("data"), "Directory of the embedded database (chorus.sqlite) and the journal."),
   database_url: secret(
     text().refine(isPostgresUrl, { error: "expected a postgres:// or postgresql:// URL" }).nullable().default(null),
-    "PostgreSQL URL; null = embedded database in data_dir.",
+    "PostgreSQL URL; null = embedded SQLite database in data_dir.",
   ),
   chat_enabled: key(bool().default(true), "Allow in-room chat."),
   cli_enabled: key(bool().default(true), "Run the interactive console."),
