@@ -33,8 +33,8 @@ export const BINARY_PERMISSIONS = [
 export const EMBEDDED = [
   "static/",
   "legacy/plugins/",
-  "src/persistence/backends/pglite_worker.ts",
   "src/accounts/password_worker.ts",
+  "src/persistence/backends/pglite_convert_worker.ts",
 ] as const;
 
 /** Deno's cache directories (`deno info --json`). */

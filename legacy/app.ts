@@ -98,7 +98,11 @@ export async function attachLegacy(parts: LegacyParts, options: LegacyOptions = 
     ctx,
     roots,
     routes,
-    limits: { instructions: config.legacy.lua_instruction_budget, memoryBytes: config.legacy.lua_memory_mb * 1048576 },
+    limits: {
+      instructions: config.legacy.lua_instruction_budget,
+      memoryBytes: config.legacy.lua_memory_mb * 1048576,
+      stateBytes: config.legacy.lua_state_memory_mb * 1048576,
+    },
     maxOverruns: config.legacy.lua_max_overruns,
     admin: (ip, sources) => auth.check(ip, sources),
   });

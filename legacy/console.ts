@@ -7,101 +7,22 @@
  * console, `stop` that did not stop) works here. `plugins` / `plugin …`
  * and `op` / `ops` are added.
  *
- * Longer than most modules: the table of every legacy command with its texts.
+ * Commands about people are `console_people.ts`; how a command is written
+ * `console_kit.ts`; the help text `console_help.ts`.
  *
  * @module
  */
 
-import { OpsError } from "../src/ops/mod.ts";
-import type { Args, CommandCall, CommandSpec } from "../src/console/mod.ts";
+import type { CommandSpec } from "../src/console/mod.ts";
 import type { LegacyContext } from "./context.ts";
+import { LEGACY_HELP } from "./console_help.ts";
+import { attempt, command, int, onOff, op, yes } from "./console_kit.ts";
+import { peopleCommands } from "./console_people.ts";
 import { ORGANISER_ID } from "./ops_contest.ts";
-
-const yes = (b: boolean) => (b ? "Yes" : "No");
-const MAX_MESSAGE = 200;
-
-/** The words after the command (optional rest argument). */
-const REST = [{ name: "args", kind: "words", optional: true }] as const;
-
-/** The help text. */
-export const LEGACY_HELP: readonly string[] = [
-  "=== Phira MP Server CLI Help ===",
-  "General Commands:",
-  "  help, ?                          Show this help",
-  "  status, info                     Show server status",
-  "  stop, shutdown, exit, quit       Stop the server",
-  "Room Management:",
-  "  list, rooms                      List active rooms",
-  "  disband <roomId>                 Disband a room",
-  "  maxusers <roomId> <count>        Set a room's max users (1-64)",
-  "  roomcreation <on|off|status>     Allow players to create rooms",
-  "  banroom <userId> <roomId>        Ban a user from a room",
-  "  unbanroom <userId> <roomId>      Lift a room ban",
-  "User Management:",
-  "  users                            List online users",
-  "  user <userId>                    Show one user",
-  "  kick <userId>                    Disconnect a user",
-  "  ban <userId> [reason]            Ban a user",
-  "  unban <userId>                   Lift a ban",
-  "  banlist                          List banned users",
-  "Communication:",
-  "  broadcast <msg>, say <msg>       Message everyone",
-  "  roomsay <roomId> <msg>           Message one room",
-  "Contest Management:",
-  "  contest <roomId> enable [ids]    Make a contest room (whitelist, manual start, disband after)",
-  "  contest <roomId> disable         Make it a normal room again",
-  "  contest <roomId> whitelist <ids> Set the whitelist",
-  "  contest <roomId> start [force]   Start the round (force: not ready = aborted)",
-  "Server Management:",
-  "  reload                           Reload plugins",
-  "  replay <on|off|status>           Record replays of new rooms",
-  "  ipblacklist list                 List banned addresses",
-  "  ipblacklist remove <ip>          Lift an address ban",
-  "  ipblacklist clear [game|all]     Clear admin-API lockouts (or the game port's bans)",
-  "  plugins                          List plugins",
-  "  plugin <enable|disable|info> <id>",
-  "  op <operation> [args], ops       Any server operation",
-];
-
-/** Runs `fn`, turning an operation's refusal into `Error: …`. */
-async function attempt(fn: () => Promise<string[]>): Promise<string[]> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof OpsError) return [`Error: ${error.message}`];
-    throw error;
-  }
-}
-
-function int(word: string | undefined): number | null {
-  return word !== undefined && /^-?\d{1,10}$/.test(word) ? Number(word) : null;
-}
 
 /** The legacy commands. */
 export function legacyCommands(ctx: LegacyContext): CommandSpec[] {
   const core = ctx.core;
-  const op = (call: CommandCall, name: string, args: unknown) => call.op(name, args);
-  const words = (args: Args) => args.words("args");
-  const command = (
-    name: string,
-    aliases: string[],
-    help: string,
-    run: (w: string[], call: CommandCall) => string[] | Promise<string[]>,
-  ): CommandSpec => ({ name, aliases, args: REST, help, group: "Legacy", run: (a, call) => run(words(a), call) });
-  const onOff = (name: string, what: string, opName: string, texts: [string, string, string, string]) =>
-    command(name, [], `${what} <on|off|status>`, (w, call) =>
-      attempt(async () => {
-        const arg = w[0]?.toLowerCase();
-        if (arg === "on" || arg === "off") {
-          await op(call, opName, { enabled: arg === "on" });
-          return [arg === "on" ? texts[0] : texts[1]];
-        }
-        if (arg === "status") {
-          const r = await op(call, opName, {}) as { enabled: boolean };
-          return [r.enabled ? texts[2] : texts[3]];
-        }
-        return [`Usage: ${name} <on|off|status>`];
-      }));
   return [
     command("help", ["?"], "show the legacy commands", () => [...LEGACY_HELP]),
     command("status", ["info"], "server status", () => {
@@ -177,135 +98,7 @@ export function legacyCommands(ctx: LegacyContext): CommandSpec[] {
       "Replay recording is enabled",
       "Replay recording is disabled",
     ]),
-    command("users", [], "list online users", () => {
-      const users = core.onlineUsers().sort((a, b) => a.id - b.id);
-      if (!users.length) return ["No users online"];
-      return users.flatMap((u) => [
-        `User ID: ${u.id}`,
-        `  Name: ${u.name}`,
-        `  Status: ${u.roomId ? "In Room" : "Lobby"}`,
-        `  Monitor: ${yes(u.monitor)}`,
-        `  Room: ${u.roomId ?? "-"}`,
-        `  Language: ${u.language}`,
-      ]);
-    }),
-    command("user", [], "show one user", (w) => {
-      const id = int(w[0]);
-      if (id === null) return ["Usage: user <userId>"];
-      const u = core.users.get(id);
-      if (!u) return [`Error: User ID ${id} not found`];
-      const room = u.roomId ? core.rooms.get(u.roomId) : undefined;
-      return [
-        `=== User ${u.id} ===`,
-        `Name: ${u.name}`,
-        `Status: ${u.roomId ? "In Room" : "Lobby"}`,
-        `Monitor: ${yes(u.monitor)}`,
-        `Room: ${u.roomId ?? "-"}`,
-        `Is Host: ${yes(room?.hostId === u.id)}`,
-        `Language: ${u.language}`,
-        `Session ID: ${u.session?.id ?? "-"}`,
-        `Alive: ${yes(u.session !== null)}`,
-        `Address: ${u.session?.ip ?? "-"}`,
-      ];
-    }),
-    command("kick", [], "disconnect a user", (w, call) =>
-      attempt(async () => {
-        const id = int(w[0]);
-        if (id === null) return ["Usage: kick <userId>"];
-        if (!core.users.get(id)?.session) return [`Error: User ID ${id} not found or not connected`];
-        await op(call, "player.kick", { user_id: id });
-        return [`Kicked user ID: ${id}`];
-      })),
-    command("ban", [], "ban a user", (w, call) =>
-      attempt(async () => {
-        const id = int(w[0]);
-        if (id === null) return ["Usage: ban <userId> [reason]"];
-        const reason = w.slice(1).join(" ").slice(0, 200);
-        await op(call, "player.ban", { user_id: id, ...(reason ? { reason } : {}) });
-        return [`Banned user ID: ${id}`];
-      })),
-    command("unban", [], "lift a ban", (w, call) =>
-      attempt(async () => {
-        const id = int(w[0]);
-        if (id === null) return ["Usage: unban <userId>"];
-        if (!core.bans.userBan(id)) return [`Error: User ID ${id} is not banned`];
-        await op(call, "player.unban", { user_id: id });
-        return [`Unbanned user ID: ${id}`];
-      })),
-    command("banlist", [], "list banned users", () => {
-      const bans = core.bans.userBans().sort((a, b) => a.user_id - b.user_id);
-      if (!bans.length) return ["No banned users"];
-      return [
-        `=== Ban List (${bans.length} users) ===`,
-        ...bans.map((b) => `User ID: ${b.user_id}${b.reason ? ` (${b.reason})` : ""}`),
-      ];
-    }),
-    ...["banroom", "unbanroom"].map((name) =>
-      command(
-        name,
-        [],
-        name === "banroom" ? "ban a user from a room" : "lift a room ban",
-        (w, call) =>
-          attempt(async () => {
-            const id = int(w[0]);
-            const room = w[1];
-            if (id === null || !room) return [`Usage: ${name} <userId> <roomId>`];
-            const banned = name === "banroom";
-            await op(call, "legacy.room_ban", { user_id: id, room_id: room, banned });
-            return [`User ${id} ${banned ? "banned from" : "unbanned from"} room '${room}'`];
-          }),
-      )
-    ),
-    command("broadcast", ["say"], "message everyone", (w, call) =>
-      attempt(async () => {
-        const message = w.join(" ").trim();
-        if (!message) return ["Error: Broadcast message cannot be empty"];
-        if ([...message].length > MAX_MESSAGE) return [`Error: Message too long (max ${MAX_MESSAGE} characters)`];
-        const r = await op(call, "legacy.say", { message }) as { rooms: number; users: number };
-        return [`Broadcast sent to ${r.rooms} rooms: "${message}"`];
-      })),
-    command("roomsay", [], "message one room", (w, call) =>
-      attempt(async () => {
-        const [room, ...rest] = w;
-        const message = rest.join(" ").trim();
-        if (!room || !message) return ["Usage: roomsay <roomId> <msg>"];
-        if ([...message].length > MAX_MESSAGE) return [`Error: Message too long (max ${MAX_MESSAGE} characters)`];
-        if (!core.rooms.has(room)) return [`Error: Room '${room}' not found`];
-        await op(call, "legacy.say", { room_id: room, message });
-        return [`Message sent to room '${room}': "${message}"`];
-      })),
-    command("reload", [], "reload plugins", (_w, call) =>
-      attempt(async () => {
-        const r = await op(call, "plugin.reload", {}) as { plugins: { state: string }[] };
-        const enabled = r.plugins.filter((p) => p.state === "enabled").length;
-        return ["Reloading plugins...", "Plugins reloaded successfully", `${enabled} plugin(s) enabled`];
-      })),
-    command("ipblacklist", [], "address bans: list, remove <ip>, clear [game|all]", (w, call) =>
-      attempt(async () => {
-        const sub = w[0]?.toLowerCase();
-        if (sub === "list") {
-          const r = await op(call, "legacy.ip_blacklist", {}) as {
-            game: string[];
-            admin_api: { ip: string; expires_in: number }[];
-          };
-          if (!r.game.length && !r.admin_api.length) return ["No blacklisted IPs"];
-          return [
-            "=== IP Blacklist ===",
-            ...r.game.map((ip) => `${ip} (game)`),
-            ...r.admin_api.map((l) => `${l.ip} (admin API, ${Math.ceil(l.expires_in / 60_000)} min left)`),
-          ];
-        }
-        if (sub === "remove" && w[1]) {
-          const r = await op(call, "legacy.ip_blacklist_remove", { ip: w[1] }) as { removed: boolean };
-          return [r.removed ? `Removed ${w[1]} from the blacklist` : `Error: ${w[1]} is not blacklisted`];
-        }
-        if (sub === "clear") {
-          const list = w[1] === "game" ? "game" : w[1] === "all" ? "all" : "admin_api";
-          const r = await op(call, "legacy.ip_blacklist_clear", { list }) as { game: number; admin_api: number };
-          return [`IP blacklist cleared (${r.admin_api} admin API lockouts, ${r.game} game bans)`];
-        }
-        return ["Usage: ipblacklist <list|remove <ip>|clear [game|all]>"];
-      })),
+    ...peopleCommands(ctx),
     command("contest", [], "contest rooms: enable, disable, whitelist, start", (w, call) =>
       attempt(async () => {
         const [room, sub, ...rest] = w;

@@ -14,7 +14,8 @@
  */
 
 import { join } from "node:path";
-import { ChartService, errorResponse, lazyChartHandler } from "./chart/mod.ts";
+import { errorResponse } from "./chart/build/http_errors.ts";
+import { lazyChartHandler } from "./chart/build/lazy.ts";
 import type { Config } from "./config/mod.ts";
 import type { GameServer } from "./server/mod.ts";
 import type { Upstream } from "./upstream/mod.ts";
@@ -44,8 +45,9 @@ export function gameChartHandler(o: GameChartOptions): ((req: Request) => Promis
   const serve = lazyChartHandler({
     cacheDir,
     log: o.log,
-    open: () =>
-      ChartService.open({
+    // The service, its parsers and its audio and image decoders are loaded with the first chart request (issue 15).
+    open: async () =>
+      (await import("./chart/build/service.ts")).ChartService.open({
         upstream: o.upstream,
         cacheDir,
         clock: o.clock,

@@ -141,3 +141,28 @@ Deno.test("profile R stream: a client that does not read keeps at most 256 event
     await t.close();
   }
 });
+
+Deno.test("profile R stream: one client address stops at its share with 429; another address still gets a stream", async () => {
+  const t = await startTestAccounts({ maxStreams: 64 });
+  const readers: TextSseReader[] = [];
+  try {
+    const share = t.service.ctx.listeners.perClient;
+    for (let i = 0; i < share; i++) {
+      const res = await t.client(`2001:db8:0:7::${i + 1}`).raw("GET", "/api/rooms/listen");
+      equal(res.status, 200);
+      readers.push(new TextSseReader(res.body!));
+    }
+    const over = await t.client("2001:db8:0:7:ffff::1").raw("GET", "/api/rooms/listen");
+    deepEqual([over.status, await over.json()], [429, {
+      error: "too many open streams from this address",
+      code: "rate_limited",
+      status: 429,
+    }]);
+    const other = await t.client("198.51.100.9").raw("GET", "/api/rooms/listen");
+    equal(other.status, 200);
+    readers.push(new TextSseReader(other.body!));
+  } finally {
+    for (const r of readers) await r.cancel();
+    await t.close();
+  }
+});

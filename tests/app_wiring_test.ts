@@ -31,7 +31,7 @@ function run(app: App, line: string): Promise<CommandOutcome> {
 
 Deno.test("wired app: readiness, CORS from the config, and approve openuds per OpenUDS mode", async (t) => {
   const dev = serveDevApi({ port: 0 });
-  // One data-dir template for every app started here (PGlite's first start is slow).
+  // One data-dir template for every app started here (the schema is created once).
   const dirs = dataDirs();
   try {
     await t.step("/health/ready follows persistence; http_cors_origins reaches the API", async () => {

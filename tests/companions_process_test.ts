@@ -7,7 +7,7 @@
  * not allow, SIGHUP does not stop it, SIGTERM stops it cleanly.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { ARGON2_TEST, argon2Hasher, joinFragments } from "../src/companions/passwords.ts";
+import { argon2Hasher, joinFragments, TEST_ARGON2 } from "../src/companions/passwords.ts";
 import { freePort, watchOutput } from "./support/child_server.ts";
 import { eventually } from "./support/companions.ts";
 
@@ -24,7 +24,7 @@ async function taskArgs(): Promise<string[]> {
 
 Deno.test("deno task companions: every service on its port, the site routes, least permissions, clean stop", async () => {
   const dir = await Deno.makeTempDir({ prefix: "chorus-companions-proc-" });
-  const hasher = argon2Hasher(ARGON2_TEST);
+  const hasher = argon2Hasher(TEST_ARGON2);
   const ports = {
     site: freePort(),
     user_manager: freePort(),

@@ -45,7 +45,10 @@ Deno.test("the binary embeds the server's packages, pages and workers, and no te
     ) {
       ok(text.includes(embedded), `${embedded} is embedded`);
     }
-    for (const worker of ["pglite_worker.ts", "password_worker.ts"]) ok(text.includes(worker), `${worker} is embedded`);
+    // PGlite converts old data directories, in a worker (`pglite_convert.ts`).
+    for (const worker of ["pglite_convert_worker.ts", "password_worker.ts"]) {
+      ok(text.includes(worker), `${worker} is embedded`);
+    }
     for (const testOnly of ["playwright-core", "parse-prometheus-text-format", "shallow-equal"]) {
       ok(!text.includes(testOnly), `${testOnly} is not embedded`);
     }

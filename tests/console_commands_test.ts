@@ -481,7 +481,7 @@ Deno.test("console journal tools and benchmark run through their dependencies wh
     deps: {
       schemaVersion: 3,
       persistence: fakePersistence({
-        status: () => ({ backend: "pglite", mode: "memory", queue_depth: 0 }),
+        status: () => ({ backend: "sqlite", mode: "memory", queue_depth: 0 }),
         walInspect: () =>
           Promise.resolve({ dir: "data/journal", segments: [{ file: "00000001.wal", records: 40 }], pending: 0 }),
         deadLetters: (limit) => {
@@ -521,7 +521,7 @@ Deno.test("console journal tools and benchmark run through their dependencies wh
   ]);
   deepEqual(calls, ["dead 5", "fixed 30 100", "ramp 10 3"]);
   const runtime = await c.lines("runtime");
-  ok(runtime.includes("  backend: pglite"), runtime.join("\n"));
+  ok(runtime.includes("  backend: sqlite"), runtime.join("\n"));
   ok(runtime.includes("  version: 3"), runtime.join("\n"));
   await c.close();
 });

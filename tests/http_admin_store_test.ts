@@ -1,7 +1,7 @@
 /**
  * The admin panel's store health in the wired app (`startApp`, as
  * `deno task start` builds it): the state answer reports the real durable
- * store (PGlite in the data directory), and a store that goes away shows as
+ * store (SQLite in the data directory), and a store that goes away shows as
  * unreachable with the readiness issue `/health/ready` reports. The answer
  * carries no secret: not the admin password, not a player's address.
  */
@@ -58,7 +58,7 @@ Deno.test("admin panel state in the wired app: the durable store's health, and a
       { ...store, pending: typeof store.pending },
       {
         enabled: true,
-        backend: "pglite",
+        backend: "sqlite",
         up: true,
         mode: "memory",
         pending: "number",

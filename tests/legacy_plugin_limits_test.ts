@@ -2,7 +2,8 @@
  * A misbehaving plugin never harms the game (spec 3 §4.8 sandbox; issue
  * 17): a runaway loop in a hook is stopped at the instruction budget, the
  * error is logged with plugin id and hook, the plugin keeps its state, and
- * repeated overruns quarantine it until an operator enables it again.
+ * repeated overruns quarantine it until an operator enables it again; a
+ * plugin keeping data without bound is stopped at its state limit.
  * Dependencies load first; a missing or cyclic one disables that plugin
  * with a clear error and the others still load. Operator choices survive a
  * restart.
@@ -60,6 +61,50 @@ Deno.test("lua limits: a runaway hook is stopped and logged, the join goes on, o
     match(listed.join("\n"), /spinner 1\.0\.0 \[error\] — quarantined/);
     deepEqual(await t.console("plugin enable spinner"), ["Plugin spinner enabled"]);
     equal(t.mode.host.info("spinner")?.state, "enabled");
+  } finally {
+    await t.close();
+  }
+});
+
+const HOARDER = plugin(
+  "hoarder",
+  `
+local hidden = {}
+function on_user_join(user, room)
+  hidden[#hidden + 1] = string.rep("h", 1000000) .. user.id .. #hidden
+end
+function held() return #hidden end
+`,
+);
+
+Deno.test("lua limits: a plugin keeping data without bound is stopped at its state limit and dropped; the game goes on", async () => {
+  const t = await startLegacy({
+    plugins: { hoarder: HOARDER },
+    config: { legacy: { lua_memory_mb: 4, lua_state_memory_mb: 8, lua_max_overruns: 100 } as never },
+  });
+  try {
+    const alice = await t.h.login(100);
+    const bob = await t.h.login(200);
+    await alice.createRoom("hoard");
+    // Every join keeps 1 MiB in an upvalue, never freed: within a few joins past 8 MiB the plugin is stopped.
+    for (let i = 0; i < 16 && t.mode.host.info("hoarder")?.state === "enabled"; i++) {
+      await bob.joinRoom("hoard");
+      await bob.leaveRoom();
+      await t.settle();
+    }
+    const info = t.mode.host.info("hoarder")!;
+    equal(info.state, "error");
+    equal(info.reason, "stopped: the plugin holds more than 8.0 MiB of Lua data (legacy.lua_state_memory_mb)");
+    deepEqual(t.mode.host.callFunction("hoarder", "held", []), {
+      ok: false,
+      kind: "error",
+      message: "plugin hoarder is not enabled",
+    });
+    const errors = t.h.logs.history().filter((r) => r.level === "error" && r.fields.plugin === "hoarder");
+    ok(errors.some((r) => /^Plugin hoarder on_user_join error: the plugin holds more than 8\.0 MiB/.test(r.msg)));
+    const carol = await t.h.login(300);
+    const joined = await carol.joinRoom("hoard");
+    deepEqual(joined.users.map((u) => u.id), [100, 300], "the game goes on");
   } finally {
     await t.close();
   }

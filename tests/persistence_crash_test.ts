@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { connect, type PhiraClient } from "../src/client/mod.ts";
 import { LOCK_FILE } from "../src/persistence/mod.ts";
-import { PgliteDb } from "../src/persistence/backends/pglite_db.ts";
+import { SqliteStoreDb } from "../src/persistence/backends/sqlite_store_db.ts";
 import { devRecordId, devToken, serveDevApi } from "../src/upstream/mod.ts";
 import { type ChildServer, freePort, mainArgs, spawnServer } from "./support/child_server.ts";
 
@@ -87,7 +87,7 @@ async function crashAndRestart(viaTask: boolean): Promise<void> {
     server.child.kill("SIGTERM");
     assert.equal((await server.child.status).code, 0, server.lines.join("\n"));
 
-    const db = await PgliteDb.open({ dir: `${dataDir}/pglite` });
+    const db = SqliteStoreDb.open(`${dataDir}/chorus.sqlite`);
     try {
       const visits = new Map(
         (await db.query("SELECT user_id, COUNT(*) AS n FROM visits GROUP BY user_id")).map((r) => [r.user_id, r.n]),
@@ -108,7 +108,7 @@ async function crashAndRestart(viaTask: boolean): Promise<void> {
       );
       const scored = new Map(
         (await db.query(
-          "SELECT (payload->'record'->>'id')::bigint AS id, COUNT(*) AS n FROM events WHERE kind = 'round.scored' GROUP BY 1",
+          "SELECT CAST(payload->'record'->>'id' AS BIGINT) AS id, COUNT(*) AS n FROM events WHERE kind = 'round.scored' GROUP BY 1",
         )).map((r) => [r.id, r.n]),
       );
       for (const [record, user] of acked.played) {

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { connect, type PhiraClient } from "../src/client/mod.ts";
 import { DAMAGED_DIR } from "../src/persistence/journal/repair.ts";
 import { recordOffsets } from "../src/persistence/journal/corruption_test_util.ts";
-import { PgliteDb } from "../src/persistence/backends/pglite_db.ts";
+import { SqliteStoreDb } from "../src/persistence/backends/sqlite_store_db.ts";
 import { devRecordId, devToken, serveDevApi } from "../src/upstream/mod.ts";
 import { freePort, spawnServer } from "./support/child_server.ts";
 import { dataDirs } from "./support/persistence_stack.ts";
@@ -101,7 +101,7 @@ Deno.test({
       const kept = await Array.fromAsync(Deno.readDir(`${dataDir}/journal/${DAMAGED_DIR}`));
       assert.equal(kept.length, 1);
 
-      const db = await PgliteDb.open({ dir: `${dataDir}/pglite` });
+      const db = SqliteStoreDb.open(`${dataDir}/chorus.sqlite`);
       try {
         const results = new Map(
           (await db.query("SELECT record_id, COUNT(*) AS n FROM round_results GROUP BY record_id")).map((r) => [

@@ -63,7 +63,7 @@ Deno.test("players, rounds, chat, playtime, bans and the auth cache survive a re
   const mallory = await again.connect();
   await assert.rejects(mallory.authenticate(devToken(300)), /cheating/);
   const status = p.status();
-  assert.equal(status.backend, "pglite");
+  assert.equal(status.backend, "sqlite");
   assert.equal(status.dead_letters, 0);
   assert.equal(status.counters.journal_write_failures_total, 0);
   await again.close();

@@ -76,6 +76,17 @@ Deno.test("proxy POST /auth/login refusals: credentials, body, content type, siz
       ],
       ["too long", jsonBody({ email: "a".repeat(400), password: "b" }), 400, "email or password too long"],
       ["huge", jsonBody({ email: "a", password: "b".repeat(20_000) }), 413, "request body too large"],
+      [
+        "huge without a length (chunked)",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: ReadableStream.from([new TextEncoder().encode(`{"email":"a","password":"${"b".repeat(20_000)}"}`)]),
+          duplex: "half",
+        } as RequestInit,
+        413,
+        "request body too large",
+      ],
     ];
     for (const [name, init, status, error] of cases) {
       const res = await h.json("/auth/login", init);

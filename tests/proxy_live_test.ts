@@ -3,7 +3,7 @@
  * in `?token=`, a game-monitor TCP session per browser, the binary
  * `WsCommand`/`LiveEvent` protocol, refusals before the upgrade, the game
  * server's own permission check, the viewer bound, and leaving the room
- * when the browser goes.
+ * when the browser goes, messages over the limit refused as they arrive.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { decodeLiveEvent, encodeWsCommand, type LiveEvent } from "../src/http/mod.ts";
@@ -11,6 +11,7 @@ import { DEV_PASSWORD, devEmail } from "../src/upstream/mod.ts";
 import { waitUntil } from "./support/describe.ts";
 import { type ProxyHarness, startProxyHarness } from "./support/proxy.ts";
 import { TestSocket } from "./support/ws.ts";
+import { closeCode, frameHeader, handshake } from "./support/ws_raw.ts";
 
 async function sessionToken(h: ProxyHarness, id: number): Promise<string> {
   const res = await h.json("/auth/login", {
@@ -140,5 +141,25 @@ Deno.test("proxy /ws/live: the game server decides who may watch; a lost game se
     equal(ws.closeEvent?.code, 1013);
   } finally {
     await h.close({ allowViolations: true });
+  }
+});
+
+Deno.test("proxy /ws/live refuses a message over 256 bytes as it arrives (close 1009); smaller ones are read", async () => {
+  const h = await startProxyHarness();
+  try {
+    const token = await sessionToken(h, 9);
+    const small = await TestSocket.open(liveUrl(h, token));
+    await small.waitFor(1, "Authenticate");
+    small.socket.send(new Uint8Array(200)); // within the limit: read, and refused as a malformed command
+    await small.closed;
+    equal(small.closeEvent?.code, 1007);
+    // 1 MiB announced by a frame header; only 64 KiB of it sent: the proxy must answer without the rest.
+    const big = await handshake(h.proxy.port, `/ws/live?token=${encodeURIComponent(token)}`);
+    await big.write(frameHeader(1 << 20));
+    await big.write(new Uint8Array(64 * 1024)).catch(() => 0);
+    equal(await closeCode(big), 1009);
+    await waitUntil(() => h.proxy.live.size === 0, "viewers released");
+  } finally {
+    await h.close();
   }
 });

@@ -8,20 +8,19 @@
  * or in the body or query (lua-cpp and the spec: `/admin/rooms/disband` with
  * `roomId`).
  *
- * Longer than most modules: one declarative table of every admin route, kept
- * together so the API can be read in one place (docs/legacy-migration.md).
+ * One table of every admin route, kept together so the API can be read in
+ * one place (docs/legacy-migration.md); reading a request is
+ * `admin_fields.ts`, the room view `admin_room.ts`.
  *
  * @module
  */
 
 import type { Context, Hono } from "hono";
+import { Fields, message } from "./admin_fields.ts";
+import { adminRoom } from "./admin_room.ts";
 import { WindowCounter } from "../../src/net/mod.ts";
-import { MAX_MESSAGE_CHARS, OpsError } from "../../src/ops/mod.ts";
-import { roomIdProblem } from "../../src/protocol/mod.ts";
-import type { Room } from "../../src/room/mod.ts";
+import { OpsError } from "../../src/ops/mod.ts";
 import type { LegacyContext } from "../context.ts";
-import { ORGANISER_ID } from "../ops_contest.ts";
-import { stateName } from "../views.ts";
 import type { AdminAuth } from "./admin_auth.ts";
 import type { OtpService } from "./otp.ts";
 import { fail, ok, opFailure } from "./respond.ts";
@@ -29,102 +28,6 @@ import type { LegacyEnv } from "./types.ts";
 
 type C = Context<LegacyEnv>;
 type Handler = (c: C, f: Fields) => Promise<Response> | Response;
-
-/** Request fields from the path, then the body, then the query. */
-class Fields {
-  readonly #c: C;
-  constructor(c: C) {
-    this.#c = c;
-  }
-  get(...names: string[]): unknown {
-    const body = this.#c.get("body") as Record<string, unknown>;
-    for (const n of names) {
-      const v = this.#c.req.param(n) ?? body[n] ?? this.#c.req.query(n);
-      if (v !== undefined && v !== null && v !== "") return v;
-    }
-    return undefined;
-  }
-  int(...names: string[]): number | null {
-    const v = this.get(...names);
-    const n = typeof v === "number" ? v : typeof v === "string" && /^-?\d{1,10}$/.test(v.trim()) ? Number(v) : NaN;
-    return Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 ? n : null;
-  }
-  bool(name: string): boolean | null {
-    const v = this.get(name);
-    if (typeof v === "boolean") return v;
-    if (v === "true" || v === "1") return true;
-    if (v === "false" || v === "0") return false;
-    return null;
-  }
-  roomId(): string | null {
-    const v = this.get("roomId", "room_id", "roomid");
-    return typeof v === "string" && roomIdProblem(v) === null ? v : null;
-  }
-}
-
-/** The message of a chat or broadcast request, or the error answer. */
-function message(f: Fields): string | Response {
-  const m = f.get("message");
-  if (typeof m !== "string" || m.trim() === "") return fail(400, "bad-message");
-  if ([...m].length > MAX_MESSAGE_CHARS) return fail(400, "message-too-long");
-  return m;
-}
-
-/** A room as `/admin/rooms` shows it (tphira's shape, plus hidden, contest and the room's own fields). */
-function adminRoom(ctx: LegacyContext, r: Room): Record<string, unknown> {
-  const core = ctx.core;
-  const phase = r.phase;
-  const host = r.players.find((p) => p.id === r.hostId);
-  const state: Record<string, unknown> = { type: stateName(r) };
-  if (phase.kind === "wait") state.ready_users = phase.ready;
-  if (phase.kind === "play") {
-    state.results_count = phase.results.size;
-    state.aborted_count = phase.aborted.length;
-    state.finished_users = [...phase.results.keys()];
-    state.aborted_users = phase.aborted;
-  }
-  const contest = ctx.contests.get(r.id);
-  return {
-    roomid: r.id,
-    max_users: r.maxPlayers,
-    live: r.live,
-    locked: r.locked,
-    cycle: r.cycle,
-    hidden: r.hidden,
-    host: host ? { id: host.id, name: host.name } : null,
-    state,
-    chart: r.chart ? { id: r.chart.id, name: r.chart.name } : null,
-    users: r.players.map((p) => {
-      const u = core.users.get(p.id);
-      const user: Record<string, unknown> = {
-        id: p.id,
-        name: p.name,
-        connected: (u?.session ?? null) !== null,
-        is_host: r.hostId === p.id,
-        language: u?.language ?? null,
-      };
-      if (phase.kind === "play") {
-        const record = phase.results.get(p.id);
-        user.finished = record !== undefined || phase.aborted.includes(p.id);
-        user.aborted = phase.aborted.includes(p.id);
-        if (record) user.record_id = record.id;
-      }
-      return user;
-    }),
-    monitors: r.monitors.filter((m) => m.id !== ORGANISER_ID).map((m) => ({
-      id: m.id,
-      name: m.name,
-      connected: (core.users.get(m.id)?.session ?? null) !== null,
-    })),
-    contest: contest
-      ? {
-        whitelist: [...contest.whitelist].sort((a, b) => a - b),
-        manual_start: contest.manualStart,
-        auto_disband: contest.autoDisband,
-      }
-      : null,
-  };
-}
 
 /** Adds the admin routes. */
 export function adminRoutes(

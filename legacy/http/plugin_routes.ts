@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { PluginRouteTable } from "../lua/host.ts";
+import type { PluginRouteTable } from "../lua/host_types.ts";
 
 /** Methods a plugin route may use. */
 export const ROUTE_METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);

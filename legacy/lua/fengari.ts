@@ -1,27 +1,14 @@
 /**
  * The one door to fengari (Lua 5.3 in JavaScript): a typed facade over the
- * part of its C-style API the host uses, and the process-wide cap on Lua
- * string length.
+ * part of its C-style API the host uses.
  *
- * Why the cap lives here: fengari has no allocator hook (`lua_gc` does
- * nothing, `collectgarbage("count")` is 0), and the concatenation operator
- * builds strings inside the VM where no host function sees them — a loop of
- * `s = s .. s` reaches gigabytes in a few dozen instructions, between two
- * instruction-count checks. Every Lua string is a `TString` whose
- * constructor assigns its bytes to `realstring`; an accessor on the
- * prototype refuses bytes over {@link MAX_LUA_STRING_BYTES} at that moment,
- * whatever made them (the VM, the string library, the host). The refusal is
- * a JavaScript `RangeError`, which `lua_atnativeerror` (set on every state by
- * the runtime) turns into an ordinary Lua error. Library functions that
- * would build a big buffer *before* making the string (`string.rep`,
- * `table.concat`, `string.gsub`) are also checked up front (`sandbox.ts`),
- * so the largest transient buffer stays near the cap.
+ * The cap and the meters that patch fengari's own objects are in
+ * `fengari_meters.ts`: a Lua string is at most {@link MAX_LUA_STRING_BYTES}.
  *
  * @module
  */
 
 import fengariModule from "fengari";
-import lstringModule from "fengari/src/lstring.js";
 
 /** Longest Lua string (bytes): a constant of the process, the same for every plugin. */
 export const MAX_LUA_STRING_BYTES = 1024 * 1024;
@@ -183,48 +170,3 @@ export function toText(L: LuaState, idx: number): string | null {
 export function raise(L: LuaState, message: string): number {
   return lauxlib.luaL_error(L, luaBytes(message.replaceAll("%", "%%")));
 }
-
-// --- the string cap (see the module comment) ----------------------------------------------------------------------
-
-interface TStringClass {
-  readonly prototype: object;
-}
-
-const CAP_MARK = Symbol.for("chorus.lua.stringCap");
-
-/**
- * How many strings the cap refused in this realm. fengari can turn a
- * JavaScript exception inside the VM into a Lua error only when the frame
- * has two free stack slots (`lua_atnativeerror` pushes a function); a
- * refusal in the middle of a concatenation meets a full frame, and the call
- * then fails with a status but no message. The runtime compares this count
- * before and after a call to name the cause. State of the patch itself, kept
- * with it.
- */
-const refusals = { count: 0 };
-
-/** Strings refused by the cap so far. */
-export function stringCapRefusals(): number {
-  return refusals.count;
-}
-
-/** Installs the string cap on fengari's `TString` once per JavaScript realm; idempotent. */
-function installStringCap(): void {
-  const TString = (lstringModule as unknown as { TString: TStringClass }).TString;
-  const proto = TString.prototype as Record<symbol, unknown>;
-  if (proto[CAP_MARK]) return;
-  Object.defineProperty(proto, "realstring", {
-    configurable: true,
-    set(this: object, bytes: Uint8Array) {
-      if (bytes.length > MAX_LUA_STRING_BYTES) {
-        refusals.count++;
-        throw new RangeError(STRING_TOO_LARGE);
-      }
-      // From now on an own data property: reads stay as fast as before.
-      Object.defineProperty(this, "realstring", { value: bytes, writable: true, enumerable: true, configurable: true });
-    },
-  });
-  Object.defineProperty(proto, CAP_MARK, { value: true });
-}
-
-installStringCap();

@@ -18,96 +18,44 @@
  * - disabling a plugin disables those that depend on it; operator choices
  *   survive a restart (the set of disabled plugins is kept durably).
  *
- * Longer than most modules: the plugin lifecycle, hook delivery, the veto
- * hook and route calls all work on the same plugin list and overrun policy.
+ * Around it: the hook queue (`hook_queue.ts`), the veto hook
+ * (`before_command.ts`), each plugin's environment (`host_env_of.ts`), its
+ * routes and failure counts (`host_books.ts`), the options and operator
+ * views (`host_types.ts`), the remembered choices (`disabled_plugins.ts`).
  *
  * @module
  */
 
-import { type Actor, CAPABILITIES } from "../../src/ops/mod.ts";
-import { translate } from "../../src/l10n/mod.ts";
 import type { CommandView } from "../../src/server/mod.ts";
-import type { LogFields } from "../../src/util/log.ts";
-import type { LegacyContext } from "../context.ts";
-import { luaUser } from "../views.ts";
-import { hookCommand } from "./commands.ts";
-import { discoverPlugins, type FoundProblem, loadOrder, type PluginRoot } from "./discover.ts";
-import type { HostEnv } from "./host/env.ts";
+import { beforeCommand } from "./before_command.ts";
+import { disabledPlugins, rememberDisabled } from "./disabled_plugins.ts";
+import { discoverPlugins, type FoundProblem, loadOrder } from "./discover.ts";
+import { FailureLog, OwnedRoutes, stopReason } from "./host_books.ts";
+import { HookQueue } from "./hook_queue.ts";
+import { hostEnvOf } from "./host_env_of.ts";
+import { infoOf, type PluginHostOptions, type PluginInfo } from "./host_types.ts";
 import { type HookName, LuaPlugin, type RouteRequest, type RouteResult } from "./plugin.ts";
-import type { CallLimits, CallOutcome } from "./runtime.ts";
-import { pushString } from "./fengari.ts";
+import type { CallOutcome } from "./runtime.ts";
 import { pushValue } from "./values.ts";
-
-/** What a Lua plugin may do through the operations layer: everything but operator-only operations. */
-export const LUA_CAPABILITIES = CAPABILITIES;
-
-/** Hook calls waiting at most; beyond, new ones are dropped and counted. */
-export const HOOK_QUEUE_CAPACITY = 4096;
-/** Hooks delivered in one turn of the event loop at most. */
-const DRAIN_BATCH = 64;
-/** Time one turn may spend delivering hooks before yielding. */
-const DRAIN_SLICE_MS = 20;
-
-const DISABLED_KEY = "legacy.disabled_plugins";
-const HOUR_MS = 3_600_000;
-
-/** The route table the host registers plugin routes in (the legacy HTTP server's). */
-export interface PluginRouteTable {
-  register(pluginId: string, method: string, path: string, key: string): boolean;
-  removeOwner(pluginId: string): void;
-}
-
-/** Options of {@link LuaPluginHost}. */
-export interface PluginHostOptions {
-  readonly ctx: LegacyContext;
-  readonly roots: readonly PluginRoot[];
-  readonly routes: PluginRouteTable;
-  readonly limits: CallLimits;
-  /** Overruns within an hour that quarantine a plugin. */
-  readonly maxOverruns: number;
-  /** The admin API's check, for `phira.is_admin(request)` (refuses everything when absent). */
-  readonly admin?: HostEnv["admin"];
-}
-
-/** A plugin as operators see it (`plugin.list`, `plugin.info`, `/admin/plugins`). */
-export interface PluginInfo {
-  readonly id: string;
-  readonly name: string;
-  readonly version: string;
-  readonly description: string;
-  readonly author: string;
-  readonly dependencies: readonly string[];
-  readonly builtin: boolean;
-  readonly dir: string;
-  readonly state: string;
-  readonly reason: string | null;
-  readonly hooks: readonly string[];
-  readonly routes: readonly string[];
-  readonly overruns: number;
-}
-
-interface QueuedHook {
-  readonly hook: HookName;
-  readonly args: readonly unknown[];
-}
 
 /** The Lua plugin host. */
 export class LuaPluginHost {
   readonly #o: PluginHostOptions;
   #plugins: LuaPlugin[] = [];
   #problems: FoundProblem[] = [];
-  readonly #routes = new Map<string, Set<string>>();
-  #queue: QueuedHook[] = [];
-  #draining = false;
-  #dropped = 0;
+  readonly #routes: OwnedRoutes;
+  readonly #hooks: HookQueue;
   #removeVeto: (() => void) | null = null;
   /** Failures logged per plugin and hook (a failing telemetry hook must not flood the log). */
-  readonly #failures = new Map<string, number>();
+  readonly #failures: FailureLog;
   #reloading: Promise<void> | null = null;
   #closed = false;
 
   constructor(options: PluginHostOptions) {
     this.#o = options;
+    this.#routes = new OwnedRoutes(options.routes);
+    this.#failures = new FailureLog(options.ctx.log);
+    this.#hooks = new HookQueue({ log: options.ctx.log, deliver: (hook, args) => this.#deliver(hook, args) });
   }
 
   /** Finds and starts every plugin. */
@@ -120,7 +68,7 @@ export class LuaPluginHost {
     }
     for (const id of found.overridden) ctx.log.info("plugin replaces the built-in one of the same id", { plugin: id });
     const { order, refused } = loadOrder(found.plugins);
-    const disabled = this.#disabledSet();
+    const disabled = disabledPlugins(this.#o.ctx.settings);
     const plugins = found.plugins.map((f) => new LuaPlugin(f));
     const byId = new Map(plugins.map((p) => [p.id, p]));
     this.#plugins = [...order.map((f) => byId.get(f.manifest.id)!), ...plugins.filter((p) => refused.has(p.id))];
@@ -142,7 +90,7 @@ export class LuaPluginHost {
 
   /** Every plugin, in load order. */
   list(): PluginInfo[] {
-    return this.#plugins.map((p) => this.#info(p));
+    return this.#plugins.map((p) => infoOf(p, this.#routes.keys(p.id)));
   }
 
   /** Folders that could not be loaded as plugins. */
@@ -153,19 +101,19 @@ export class LuaPluginHost {
   /** One plugin, or undefined. */
   info(id: string): PluginInfo | undefined {
     const p = this.#find(id);
-    return p ? this.#info(p) : undefined;
+    return p ? infoOf(p, this.#routes.keys(p.id)) : undefined;
   }
 
   /** Hooks dropped because the queue was full. */
   get droppedHooks(): number {
-    return this.#dropped;
+    return this.#hooks.dropped;
   }
 
   /** Enables a plugin (and remembers it): starts it if its dependencies run. Resolves with null or why not. */
   async enable(id: string): Promise<string | null> {
     const plugin = this.#find(id);
     if (!plugin) return `no plugin with id ${id}`;
-    this.#remember(id, false);
+    rememberDisabled(this.#o.ctx.settings, id, false);
     if (plugin.state === "enabled") return null;
     const missing = plugin.found.manifest.dependencies.filter((d) => this.#find(d)?.state !== "enabled");
     if (missing.length) {
@@ -182,7 +130,7 @@ export class LuaPluginHost {
   disable(id: string, why = "disabled by an operator", remember = true): string[] {
     const plugin = this.#find(id);
     if (!plugin) return [];
-    if (remember) this.#remember(id, true);
+    if (remember) rememberDisabled(this.#o.ctx.settings, id, true);
     const out: string[] = [];
     for (const dependent of this.#plugins) {
       if (dependent !== plugin && dependent.found.manifest.dependencies.includes(id) && dependent.running) {
@@ -221,23 +169,12 @@ export class LuaPluginHost {
 
   /** Queues a hook for every enabled plugin that defines it. */
   dispatch(hook: HookName, args: readonly unknown[]): void {
-    if (this.#closed) return;
-    if (this.#queue.length >= HOOK_QUEUE_CAPACITY) {
-      if (this.#dropped++ % 1000 === 0) {
-        this.#o.ctx.log.warn("Lua hook queue full; hooks are dropped", { hook, dropped: this.#dropped });
-      }
-      return;
-    }
-    this.#queue.push({ hook, args });
-    if (!this.#draining) {
-      this.#draining = true;
-      queueMicrotask(() => this.#drain());
-    }
+    if (!this.#closed) this.#hooks.push(hook, args);
   }
 
   /** Resolves once every queued hook was delivered. */
   async idle(): Promise<void> {
-    while (this.#queue.length || this.#draining || this.#reloading) {
+    while (this.#hooks.busy || this.#reloading) {
       await (this.#reloading ?? new Promise((r) => setTimeout(r, 0)));
     }
   }
@@ -257,45 +194,13 @@ export class LuaPluginHost {
     this.#removeVeto?.();
     this.#removeVeto = null;
     for (const p of [...this.#plugins].reverse()) this.#stop(p, true);
-    this.#queue = [];
+    this.#hooks.close();
   }
 
   // --- internals -------------------------------------------------------------------------------------------------
 
   #find(id: string): LuaPlugin | undefined {
     return this.#plugins.find((p) => p.id === id);
-  }
-
-  #info(p: LuaPlugin): PluginInfo {
-    const m = p.found.manifest;
-    return {
-      id: m.id,
-      name: m.name,
-      version: m.version,
-      description: m.description,
-      author: m.author,
-      dependencies: m.dependencies,
-      builtin: p.found.builtin,
-      dir: p.found.dir,
-      state: p.state,
-      reason: p.reason,
-      hooks: p.definedHooks(),
-      routes: [...(this.#routes.get(p.id) ?? [])].sort(),
-      overruns: p.overruns.length,
-    };
-  }
-
-  #disabledSet(): Set<string> {
-    const saved = this.#o.ctx.settings.get(DISABLED_KEY);
-    return new Set(Array.isArray(saved) ? saved.filter((v) => typeof v === "string") : []);
-  }
-
-  #remember(id: string, disabled: boolean): void {
-    const set = this.#disabledSet();
-    if (disabled === set.has(id)) return;
-    if (disabled) set.add(id);
-    else set.delete(id);
-    this.#o.ctx.settings.set(DISABLED_KEY, set.size ? [...set].sort() : null);
   }
 
   #set(plugin: LuaPlugin, state: "disabled" | "enabled", reason: string | null): void {
@@ -309,35 +214,19 @@ export class LuaPluginHost {
     this.#o.ctx.log.error(`Failed to load plugin ${plugin.id}: ${reason}`, { plugin: plugin.id });
   }
 
-  #env(plugin: LuaPlugin): HostEnv {
-    const ctx = this.#o.ctx;
-    const log = ctx.log.child({ plugin: plugin.id });
-    const actor: Actor = { kind: "plugin", id: `lua:${plugin.id}`, capabilities: LUA_CAPABILITIES };
-    return {
-      pluginId: plugin.id,
-      ctx,
-      actor,
-      log: (level, message, fields?: LogFields) => log[level](message, fields),
-      routes: {
-        register: (id, method, path, key) => {
-          if (!this.#o.routes.register(id, method, path, key)) return false;
-          let set = this.#routes.get(id);
-          if (!set) this.#routes.set(id, set = new Set());
-          set.add(key);
-          return true;
-        },
-      },
-      reloadSoon: () => void queueMicrotask(() => void this.reload()),
-      admin: this.#o.admin ?? (() => ({ ok: false, status: 403, error: "admin-disabled" })),
-      enabledPlugins: () => this.#plugins.filter((p) => p.running).length,
-    };
-  }
-
   async #start(plugin: LuaPlugin): Promise<boolean> {
     const log = this.#o.ctx.log.child({ plugin: plugin.id });
-    const failure = await plugin.start(this.#env(plugin), this.#o.limits, (line) => log.info(line));
+    const failure = await plugin.start(
+      hostEnvOf(this.#o, plugin, {
+        register: (id, method, path, key) => this.#routes.register(id, method, path, key),
+        reload: () => void this.reload(),
+        enabled: () => this.#plugins.filter((p) => p.running).length,
+      }),
+      this.#o.limits,
+      (line) => log.info(line),
+    );
     if (failure) {
-      this.#dropRoutes(plugin.id);
+      this.#routes.drop(plugin.id);
       this.#fail(plugin, failure);
       return false;
     }
@@ -348,70 +237,32 @@ export class LuaPluginHost {
 
   #stop(plugin: LuaPlugin, callDisable: boolean): void {
     const outcome = plugin.stop(callDisable);
-    if (outcome && !outcome.ok) this.#logFailure(plugin, "on_disable", outcome.message);
-    this.#dropRoutes(plugin.id);
+    if (outcome && !outcome.ok) this.#failures.log(plugin.id, "on_disable", outcome.message);
+    this.#routes.drop(plugin.id);
   }
 
-  #dropRoutes(id: string): void {
-    this.#o.routes.removeOwner(id);
-    this.#routes.delete(id);
-  }
-
-  /** Logs a failed call; counts overruns and quarantines a plugin that overran too often. */
+  /** Logs a failed call; stops a plugin holding too much or overrunning its limits too often (`stopReason`). */
   #after(plugin: LuaPlugin, what: string, outcome: CallOutcome<unknown>): void {
     if (outcome.ok) return;
-    this.#logFailure(plugin, what, outcome.message);
-    if (outcome.kind !== "budget" && outcome.kind !== "memory") return;
-    const now = this.#o.ctx.clock.now();
-    plugin.overruns = [...plugin.overruns.filter((t) => t > now - HOUR_MS), now];
-    if (plugin.overruns.length >= this.#o.maxOverruns && plugin.running) {
-      this.#stop(plugin, false);
-      this.#fail(
-        plugin,
-        `quarantined after ${plugin.overruns.length} overruns of its limits within an hour (last: ${outcome.message})`,
-      );
-      this.#refreshVeto();
-    }
+    this.#failures.log(plugin.id, what, outcome.message);
+    const reason = stopReason(plugin, outcome, this.#o.ctx.clock.now(), this.#o.maxOverruns);
+    if (reason === null || !plugin.running) return;
+    // No on_disable: the plugin is stopped for what its Lua did.
+    this.#stop(plugin, false);
+    this.#fail(plugin, reason);
+    this.#refreshVeto();
   }
 
-  #logFailure(plugin: LuaPlugin, what: string, message: string): void {
-    const key = `${plugin.id}\u0000${what}`;
-    const n = this.#failures.get(key) ?? 0;
-    this.#failures.set(key, n + 1);
-    if (n % 100 !== 0) return;
-    this.#o.ctx.log.error(`Plugin ${plugin.id} ${what} error: ${message}`, {
-      plugin: plugin.id,
-      hook: what,
-      ...(n ? { repeated: n } : {}),
-    });
-  }
-
-  /**
-   * Delivers queued hooks. A turn delivers at most {@link DRAIN_BATCH} of
-   * them or runs {@link DRAIN_SLICE_MS}, then yields to I/O (a macrotask,
-   * not a timer of the server's clock) so a long queue never holds up the
-   * game.
-   */
-  #drain(): void {
-    const started = performance.now();
-    let delivered = 0;
-    while (this.#queue.length && !this.#closed) {
-      if (delivered >= DRAIN_BATCH || performance.now() - started > DRAIN_SLICE_MS) {
-        setTimeout(() => this.#drain(), 0);
-        return;
-      }
-      const { hook, args } = this.#queue.shift()!;
-      delivered++;
-      for (const plugin of this.#plugins) {
-        if (!plugin.running) continue;
-        const outcome = plugin.callHook(hook, (L) => {
-          for (const a of args) pushValue(L, a);
-          return args.length;
-        });
-        this.#after(plugin, hook, outcome);
-      }
+  /** Delivers one queued hook to every running plugin. */
+  #deliver(hook: HookName, args: readonly unknown[]): void {
+    for (const plugin of this.#plugins) {
+      if (!plugin.running) continue;
+      const outcome = plugin.callHook(hook, (L) => {
+        for (const a of args) pushValue(L, a);
+        return args.length;
+      });
+      this.#after(plugin, hook, outcome);
     }
-    this.#draining = false;
   }
 
   /** The command pipeline veto hook is registered only while some plugin defines `on_before_command`. */
@@ -434,33 +285,11 @@ export class LuaPluginHost {
    * runs inside the command pipeline.
    */
   beforeCommand(view: CommandView): string | null {
-    const core = this.#o.ctx.core;
-    if (view.userId === null) return null;
-    const user = core.users.get(view.userId);
-    const command = hookCommand(view.cmd);
-    if (!user || !command) return null;
-    let userTable: ReturnType<typeof luaUser> | null = null;
-    let fingerprint = "";
-    for (const plugin of this.#plugins) {
-      const rt = plugin.runtime;
-      if (!rt) continue;
-      if (!userTable) {
-        userTable = luaUser(core, user);
-        fingerprint = Object.values(userTable).join("\u0000");
-      }
-      const u = userTable;
-      const outcome = plugin.callHook("on_before_command", (L) => {
-        rt.pushCached(`user:${u.id}`, fingerprint, u);
-        pushString(L, command.type);
-        pushValue(L, command.data);
-        return 3;
-      }, 2);
-      this.#after(plugin, "on_before_command", outcome);
-      if (!outcome.ok || !outcome.value || outcome.value[0] !== false) continue;
-      const reason = outcome.value[1];
-      if (typeof reason === "string" && reason.trim()) return reason.slice(0, 200);
-      return translate(user.locale, "plugin-refused");
-    }
-    return null;
+    return beforeCommand(
+      this.#o.ctx.core,
+      this.#plugins,
+      view,
+      (plugin, outcome) => this.#after(plugin, "on_before_command", outcome),
+    );
   }
 }

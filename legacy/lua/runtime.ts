@@ -9,85 +9,63 @@
  *   with `pcall` cannot keep running: each protected call it unwinds into
  *   fails at its next instruction, up to the host's own call. The state
  *   stays usable and keeps its globals for the next call.
- * - **memory**: every {@link MEMORY_EVERY} hook ticks the heap (V8's used
- *   heap plus external memory, where string bytes live) is compared with the
- *   figure at the call's first tick; growth beyond the limit stops the call
- *   the same way. Strings are capped at creation (`fengari.ts`), so what a
- *   call allocates before its first tick is bounded too.
+ * - **time**: pattern matching, which runs inside one instruction and can
+ *   backtrack for hours, is stopped once the call has run
+ *   {@link callTimeMs} of wall time (`fengari_meters.ts`). Lua code itself
+ *   is bounded by its instructions alone, which a loaded machine does not
+ *   change.
+ * - **memory**: the heap may grow by `memoryBytes` during one call, and a
+ *   state may hold `stateBytes` between calls (`memory_meter.ts`); a call
+ *   over its limit is stopped the same way. Strings are capped at creation
+ *   (`fengari.ts`).
  * - **errors**: raised with a traceback, turned into a result (never thrown
  *   at the caller); a JavaScript exception inside the VM becomes a Lua error
  *   (`lua_atnativeerror`), and re-entering a state that is running is refused.
  *
- * Just over 300 lines: the call path, its limits and the cached tables share
- * the state's private fields.
- *
  * @module
  */
 
-import v8 from "node:v8";
+import { jsText, lauxlib, lua, luaBytes, type LuaState, raise, STRING_TOO_LARGE } from "./fengari.ts";
+import { nativeError, traceback } from "./error_handlers.ts";
+import { armPatternCheck, stringCapRefusals } from "./fengari_meters.ts";
+import { MemoryMeter } from "./memory_meter.ts";
 import {
-  jsText,
-  lauxlib,
-  lua,
-  luaBytes,
-  type LuaFunction,
-  type LuaState,
-  pushString,
-  raise,
-  STRING_TOO_LARGE,
-  stringCapRefusals,
-} from "./fengari.ts";
-import { openSandbox, type SandboxOptions } from "./sandbox.ts";
+  type CallLimits,
+  type CallOutcome,
+  callTimeMs,
+  LuaLoadError,
+  processHeapBytes,
+  type RuntimeOptions,
+  timeMessage,
+} from "./runtime_types.ts";
+import { openSandbox } from "./sandbox.ts";
+
+export {
+  type CallLimits,
+  type CallOutcome,
+  callTimeMs,
+  type FailureKind,
+  LuaLoadError,
+  MIN_CALL_MS,
+  processHeapBytes,
+  type RuntimeOptions,
+} from "./runtime_types.ts";
 import { pushValue } from "./values.ts";
 
 /** Instructions between two checks of the hook. */
 export const HOOK_STEP = 1000;
-/** Hook ticks between two heap measurements (a measurement costs a few microseconds). */
-export const MEMORY_EVERY = 8;
-
-/** Limits of one call. */
-export interface CallLimits {
-  /** Instructions one call may run. */
-  readonly instructions: number;
-  /** Heap growth one call may cause, in bytes. */
-  readonly memoryBytes: number;
-}
-
-/** Why a call failed. */
-export type FailureKind = "error" | "budget" | "memory" | "busy";
-
-/** Outcome of a call. */
-export type CallOutcome<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly kind: FailureKind; readonly message: string };
-
-/** Options of {@link LuaRuntime}. */
-export interface RuntimeOptions extends SandboxOptions {
-  readonly limits: CallLimits;
-  /** Bytes in use now (default: V8 used heap plus external memory). */
-  readonly heapBytes?: () => number;
-}
-
-/** V8's used heap plus external memory (the backing stores of Lua strings). */
-export function processHeapBytes(): number {
-  const s = v8.getHeapStatistics();
-  return s.used_heap_size + s.external_memory;
-}
-
-/** A compiled chunk that failed to load. */
-export class LuaLoadError extends Error {
-  override readonly name = "LuaLoadError";
-}
 
 /** One Lua state with its limits. */
 export class LuaRuntime {
   readonly L: LuaState;
   readonly #limits: CallLimits;
-  readonly #heapBytes: () => number;
+  readonly #meter: MemoryMeter;
   #running = false;
   #ticks = 0;
-  #heapAtStart = 0;
   #abort: { kind: "budget" | "memory"; message: string } | null = null;
+  /** When the running call must have ended (`performance.now()`). */
+  #deadline = 0;
+  #outerPatternCheck: (() => void) | null = null;
   /** Threads whose hook fires on every instruction (after an abort); restored when the call ends. */
   readonly #tight = new Set<LuaState>();
   #closed = false;
@@ -97,7 +75,7 @@ export class LuaRuntime {
 
   constructor(options: RuntimeOptions) {
     this.#limits = options.limits;
-    this.#heapBytes = options.heapBytes ?? processHeapBytes;
+    this.#meter = new MemoryMeter(options.limits, options.heapBytes ?? processHeapBytes);
     const L = lauxlib.luaL_newstate();
     this.L = L;
     lua.lua_atnativeerror(L, nativeError);
@@ -170,12 +148,7 @@ export class LuaRuntime {
     this.#cached.set(key, fingerprint);
   }
 
-  /**
-   * Runs one protected call within the limits. `setup` pushes the function
-   * and its arguments and returns the number of arguments; `read` reads the
-   * `results` values left on top. Never throws.
-   */
-  call<T>(setup: (L: LuaState) => number, results: number, read: (L: LuaState) => T): CallOutcome<T> {
+  #call<T>(setup: (L: LuaState) => number, results: number, read: (L: LuaState) => T): CallOutcome<T> {
     if (this.#closed) return { ok: false, kind: "error", message: "the plugin is closed" };
     if (this.#running) return { ok: false, kind: "busy", message: "the plugin is already running (re-entry refused)" };
     const L = this.L;
@@ -184,7 +157,9 @@ export class LuaRuntime {
     this.#ticks = 0;
     this.#abort = null;
     // Measured at the first memory check, not here: a short call (most hooks) never pays for a measurement.
-    this.#heapAtStart = -1;
+    this.#meter.begin();
+    this.#deadline = performance.now() + callTimeMs(this.#limits);
+    this.#outerPatternCheck = armPatternCheck(this.#patternCheck);
     const refusedBefore = stringCapRefusals();
     try {
       lua.lua_pushjsfunction(L, traceback);
@@ -195,7 +170,10 @@ export class LuaRuntime {
       } catch (error) {
         return { ok: false, kind: "error", message: `host error: ${error instanceof Error ? error.message : error}` };
       }
-      const abort = this.#abort as { kind: "budget" | "memory"; message: string } | null;
+      const over = this.#meter.over;
+      const abort = (this.#abort ?? (over ? { kind: "memory", message: over } : null)) as
+        | { kind: "budget" | "memory"; message: string }
+        | null;
       if (abort) return { ok: false, kind: abort.kind, message: abort.message };
       if (status !== lua.LUA_OK && status !== lua.LUA_ERRRUN && stringCapRefusals() > refusedBefore) {
         return { ok: false, kind: "memory", message: STRING_TOO_LARGE };
@@ -210,11 +188,25 @@ export class LuaRuntime {
         return { ok: false, kind: "error", message: error instanceof Error ? error.message : String(error) };
       }
     } finally {
+      armPatternCheck(this.#outerPatternCheck);
       lua.lua_settop(L, base);
       for (const thread of this.#tight) lua.lua_sethook(thread, this.#hook, lua.LUA_MASKCOUNT, HOOK_STEP);
       this.#tight.clear();
       this.#running = false;
     }
+  }
+
+  /**
+   * Runs one protected call within the limits. `setup` pushes the function
+   * and its arguments and returns the number of arguments; `read` reads the
+   * `results` values left on top. Never throws. A state found holding more
+   * than `stateBytes` fails the call as `oversized` (the caller should drop
+   * it: the memory is freed only then).
+   */
+  call<T>(setup: (L: LuaState) => number, results: number, read: (L: LuaState) => T): CallOutcome<T> {
+    const outcome = this.#call(setup, results, read);
+    const oversized = this.#meter.end(this.#closed ? null : this.L);
+    return oversized ? { ok: false, kind: "oversized", message: oversized } : outcome;
   }
 
   /** Calls global function `name` with values pushed by `pushArgs`; a missing function is a success with undefined. */
@@ -262,24 +254,22 @@ export class LuaRuntime {
     this.#ticks++;
     if (this.#ticks * HOOK_STEP > this.#limits.instructions) {
       this.#abort = { kind: "budget", message: `instruction budget exceeded (${this.#limits.instructions})` };
-    } else if (this.#ticks === 1) {
-      this.#heapAtStart = this.#heapBytes();
-    } else if (this.#ticks % MEMORY_EVERY === 0) {
-      const grown = this.#heapBytes() - this.#heapAtStart;
-      if (grown > this.#limits.memoryBytes) {
-        const mib = (n: number) => (n / 1048576).toFixed(1);
-        this.#abort = {
-          kind: "memory",
-          message: `memory limit exceeded (the heap grew by ${mib(grown)} MiB; the limit is ${
-            mib(this.#limits.memoryBytes)
-          } MiB)`,
-        };
-      }
+    } else {
+      const over = this.#meter.tick(this.#ticks);
+      if (over) this.#abort = { kind: "memory", message: over };
     }
     if (this.#abort) {
       this.#tighten(L);
       raise(L, this.#abort.message);
     }
+  };
+
+  /** The pattern matcher's check (`fengari.ts`): past the call's time, the match is stopped and so is the call. */
+  readonly #patternCheck = (): void => {
+    if (!this.#abort && performance.now() > this.#deadline) {
+      this.#abort = { kind: "budget", message: timeMessage(this.#limits) };
+    }
+    if (this.#abort) throw new RangeError(this.#abort.message);
   };
 
   #tighten(L: LuaState): void {
@@ -288,20 +278,3 @@ export class LuaRuntime {
     lua.lua_sethook(L, this.#hook, lua.LUA_MASKCOUNT, 1);
   }
 }
-
-/** Message handler: the error with a traceback. */
-const traceback: LuaFunction = (L) => {
-  const message = lua.lua_type(L, 1) === lua.LUA_TSTRING ? lua.lua_tolstring(L, 1) : null;
-  lauxlib.luaL_traceback(L, L, message ?? luaBytes("(error object is not a string)"), 1);
-  return 1;
-};
-
-/** A JavaScript exception inside the VM (the string cap's RangeError, a host bug) as a Lua error message. */
-const nativeError: LuaFunction = (L) => {
-  const error = lua.lua_touserdata(L, -1);
-  const message = error instanceof RangeError && error.message === STRING_TOO_LARGE
-    ? STRING_TOO_LARGE
-    : `host error: ${error instanceof Error ? error.message : String(error)}`;
-  pushString(L, message);
-  return 1;
-};

@@ -1,14 +1,20 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { LuaRuntime } from "./runtime.ts";
+import { callTimeMs, LuaRuntime, MIN_CALL_MS, processHeapBytes } from "./runtime.ts";
 import { readValue } from "./values.ts";
 
-function runtime(options: { moduleDir?: string | null; instructions?: number; memory?: number } = {}) {
+function runtime(
+  options: { moduleDir?: string | null; instructions?: number; memory?: number; state?: number } = {},
+) {
   const printed: string[] = [];
   const rt = new LuaRuntime({
     print: (line) => printed.push(line),
     moduleDir: options.moduleDir ?? null,
-    limits: { instructions: options.instructions ?? 200_000, memoryBytes: options.memory ?? 16 << 20 },
+    limits: {
+      instructions: options.instructions ?? 200_000,
+      memoryBytes: options.memory ?? 16 << 20,
+      stateBytes: options.state ?? 64 << 20,
+    },
   });
   const run = (code: string) =>
     rt.call(
@@ -112,6 +118,82 @@ Deno.test("lua memory bombs are refused: string.rep, concatenation, table.concat
   await t.step("a table growing within one call", () => {
     const r = run(`local t = {} for i = 1, 1e8 do t[i] = {i} end return #t`);
     equal(r.ok ? "ok" : r.kind, "memory");
+  });
+});
+
+Deno.test("lua time: a backtracking pattern is stopped at the call's time limit; ordinary patterns are untouched", async (t) => {
+  const { run } = runtime({ instructions: 100_000 });
+  equal(callTimeMs({ instructions: 100_000, memoryBytes: 0, stateBytes: 0 }), MIN_CALL_MS);
+  const bombs: [string, string][] = [
+    ["find", `return (string.find(string.rep("a", 2000), ".-.-.-.-b"))`],
+    ["match under pcall", `local ok = pcall(string.match, string.rep("a", 2000), ".-.-.-.-b") return "escaped"`],
+    ["gmatch in a loop", `for i = 1, 1e6 do for m in string.gmatch(string.rep("a", 300), ".-.-.-b") do end end`],
+    ["gsub", `return (string.gsub(string.rep("a", 2000), ".-.-.-.-b", "x"))`],
+  ];
+  for (const [name, code] of bombs) {
+    await t.step(name, () => {
+      // Without the limit each of these takes hours (.-.-.-b over 400 bytes: 31 s).
+      deepEqual(run(code), {
+        ok: false,
+        kind: "budget",
+        message: `time limit exceeded (pattern matching after the call ran ${MIN_CALL_MS} ms)`,
+      });
+    });
+  }
+  deepEqual(run(`return (string.gsub("a=1&b=2", "(%w+)=(%w+)", "%2=%1"))`), { ok: true, value: "1=a&2=b" });
+  deepEqual(run(`local n = 0 for w in string.gmatch(string.rep("ab,", 5000), "[^,]+") do n = n + 1 end return n`), {
+    ok: true,
+    value: 5000,
+  });
+});
+
+Deno.test("lua memory: many strings in a few thousand instructions are stopped by the meter, not after them", () => {
+  const { run } = runtime({ instructions: 50_000_000, memory: 16 << 20, state: 1 << 30 });
+  const before = processHeapBytes();
+  // 300 strings of 1 MiB take about 2,000 instructions: below the first heap check of the count hook.
+  const r = run(`keep = {} for i = 1, 300 do keep[i] = string.rep("x", 1000000) .. i end return #keep`);
+  equal(r.ok ? "ok" : r.kind, "memory");
+  match(r.ok ? "" : r.message, /^memory limit exceeded \(the heap grew by [\d.]+ MiB; the limit is 16\.0 MiB\)/);
+  const kept = run(`return #keep`);
+  ok(kept.ok && (kept.value as number) < 30, `kept ${JSON.stringify(kept)} strings`);
+  ok(processHeapBytes() - before < 64 << 20, "far less than the 300 MiB the call asked for");
+});
+
+Deno.test("lua memory: what a state keeps across calls is bounded (globals, upvalues, table entries)", async (t) => {
+  const cases: [string, (n: number) => string][] = [
+    ["a global table of strings", (n) => `keep = keep or {} keep[#keep + 1] = string.rep("a", 1000000) .. ${n}`],
+    [
+      "an upvalue of a global function",
+      (n) =>
+        `if not grow then local hidden = {} function grow(n) hidden[#hidden + 1] = string.rep("b", 1000000) .. n end end grow(${n})`,
+    ],
+    ["table entries without strings", () => `t = t or {} for i = 1, 20000 do t[#t + 1] = i end`],
+  ];
+  for (const [name, code] of cases) {
+    await t.step(name, () => {
+      const { run, rt } = runtime({ instructions: 10_000_000, memory: 16 << 20, state: 32 << 20 });
+      let failed: { at: number; kind: string; message: string } | null = null;
+      for (let n = 1; n <= 200 && !failed; n++) {
+        const r = run(code(n));
+        // A call whose own growth passes 16 MiB (a large table's rehash) may fail alone; the state goes on growing.
+        if (!r.ok && r.kind !== "memory") failed = { at: n, kind: r.kind, message: r.message };
+      }
+      ok(failed, "the state was stopped");
+      deepEqual([failed.kind, failed.message], [
+        "oversized",
+        "the plugin holds more than 32.0 MiB of Lua data (legacy.lua_state_memory_mb)",
+      ]);
+      // About 1 MiB (or 1.9) kept per call: found within a quarter of the limit past it.
+      ok(failed.at >= 16 && failed.at <= 45, `stopped at call ${failed.at}`);
+      rt.close();
+    });
+  }
+  await t.step("garbage is not held: a state that makes a lot and keeps little runs on", () => {
+    const { run } = runtime({ instructions: 10_000_000, memory: 16 << 20, state: 32 << 20 });
+    for (let n = 1; n <= 150; n++) {
+      const r = run(`local s = string.rep("q", 500000) .. ${n} last = #s return last`);
+      deepEqual(r, { ok: true, value: 500000 + String(n).length });
+    }
   });
 });
 

@@ -1,8 +1,8 @@
 /**
- * Password hashing: Argon2id from `hash-wasm` (never hand-rolled), stored as
- * the standard encoded string `$argon2id$v=19$m=…,t=…,p=…$salt$hash`, so the
- * parameters travel with each hash and can be raised later: a login whose
- * stored hash has weaker parameters than the current ones is re-hashed.
+ * Password hashing of the account backend: Argon2id (`src/net/argon2.ts`,
+ * shared with the companion services), the parameters travelling with each
+ * hash so that they can be raised later: a login whose stored hash has
+ * weaker parameters than the current ones is re-hashed.
  *
  * Default parameters are OWASP's first Argon2id recommendation (m = 19 MiB,
  * t = 2, p = 1): about 60 ms per hash on the reference VPS (BENCHMARKS.md
@@ -12,23 +12,17 @@
  * @module
  */
 
-import { argon2id, argon2Verify } from "hash-wasm";
+import { argon2Check, argon2Hash, type Argon2Params, DEFAULT_ARGON2, weakerThan } from "../net/argon2.ts";
 
-/** Argon2id cost parameters. */
-export interface Argon2Params {
-  /** Memory in KiB. */
-  readonly memorySize: number;
-  /** Passes. */
-  readonly iterations: number;
-  /** Lanes. */
-  readonly parallelism: number;
-}
-
-/** Production parameters (OWASP Password Storage Cheat Sheet, Argon2id option 5: m=19 MiB, t=2, p=1). */
-export const DEFAULT_ARGON2: Argon2Params = { memorySize: 19456, iterations: 2, parallelism: 1 };
-
-/** Cheap parameters for tests only; never for stored passwords in production. */
-export const TEST_ARGON2: Argon2Params = { memorySize: 256, iterations: 1, parallelism: 1 };
+export {
+  argon2Check,
+  argon2Hash,
+  type Argon2Params,
+  DEFAULT_ARGON2,
+  paramsOf,
+  TEST_ARGON2,
+  weakerThan,
+} from "../net/argon2.ts";
 
 /** Hashes and checks passwords. */
 export interface PasswordHasher {
@@ -40,41 +34,6 @@ export interface PasswordHasher {
   needsRehash(encoded: string): boolean;
   /** Releases workers. */
   close(): void;
-}
-
-/** Hashes `password` with `params` (the worker and the inline hasher share this). */
-export async function argon2Hash(password: string, params: Argon2Params): Promise<string> {
-  return await argon2id({
-    password,
-    salt: crypto.getRandomValues(new Uint8Array(16)),
-    parallelism: params.parallelism,
-    iterations: params.iterations,
-    memorySize: params.memorySize,
-    hashLength: 32,
-    outputType: "encoded",
-  });
-}
-
-/** Checks `password` against an encoded hash; false (not an exception) for anything malformed. */
-export async function argon2Check(password: string, encoded: string): Promise<boolean> {
-  if (!encoded.startsWith("$argon2id$")) return false;
-  try {
-    return await argon2Verify({ password, hash: encoded });
-  } catch {
-    return false;
-  }
-}
-
-/** The parameters recorded in an encoded hash, or null when it is not Argon2id. */
-export function paramsOf(encoded: string): Argon2Params | null {
-  const m = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(encoded);
-  return m ? { memorySize: Number(m[1]), iterations: Number(m[2]), parallelism: Number(m[3]) } : null;
-}
-
-/** True when `encoded` is weaker than `current` in memory or passes (or not Argon2id v19 at all). */
-export function weakerThan(encoded: string, current: Argon2Params): boolean {
-  const p = paramsOf(encoded);
-  return !p || p.memorySize < current.memorySize || p.iterations < current.iterations;
 }
 
 /** Hashing on the calling thread: for tests and tools; the service uses the worker pool. */

@@ -106,8 +106,11 @@ function openProof(ctx: AccountsContext, ip: string, a: Applicant): Response {
       ctx.registrations.delete(channel);
     },
   });
-  if (!ctx.registrations.tryAdd(channel)) {
+  if (!ctx.registrations.tryAdd(channel, ip)) {
     channel.close();
+    if (ctx.registrations.refusal(ip) === "client-full") {
+      throw new ApiError("rate_limited", "too many registrations are open from this address; try again later");
+    }
     throw new ApiError("busy", "too many registrations are open; try again later");
   }
   const gameId = a.game.gameId;

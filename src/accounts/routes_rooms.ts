@@ -60,8 +60,11 @@ export function roomRoutes(app: Hono<AccountsEnv>, ctx: AccountsContext): void {
       keepAliveMs: ctx.keepAliveMs,
       onClose: () => ctx.listeners.delete(channel),
     });
-    if (!ctx.listeners.tryAdd(channel)) {
+    if (!ctx.listeners.tryAdd(channel, c.env.ip)) {
       channel.close();
+      if (ctx.listeners.refusal(c.env.ip) === "client-full") {
+        throw new ApiError("rate_limited", "too many open streams from this address");
+      }
       throw new ApiError("busy", "too many open streams");
     }
     return new Response(channel.body, { headers: SSE_HEADERS });

@@ -10,28 +10,14 @@
  * @module
  */
 
+import { laggedEvent, type StreamRefusal, StreamTracker } from "../http/sse.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 
-/** Response headers of every event stream. */
-export const SSE_HEADERS: Readonly<Record<string, string>> = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
-  "x-accel-buffering": "no",
-};
-
-/** An event with a JSON `data` line (spec 1 §6). */
-export function sseJson(name: string, data: unknown): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-}
+export { SSE_HEADERS, sseComment, sseEvent as sseJson } from "../http/sse.ts";
 
 /** An event whose data is a plain text line (spec 2 §6 `validating`, `error`); line breaks become spaces. */
 export function sseText(name: string, text: string): string {
   return `event: ${name}\ndata: ${text.replace(/[\r\n]+/g, " ")}\n\n`;
-}
-
-/** A comment frame (spec 2 §6 `: heartbeat`). */
-export function sseComment(text: string): string {
-  return `: ${text}\n\n`;
 }
 
 /** Options of {@link SseChannel}. */
@@ -129,7 +115,7 @@ export class SseChannel {
       if (this.#skipped > 0) {
         const skipped = this.#skipped;
         this.#skipped = 0;
-        controller.enqueue(encoder.encode(sseJson("stream_lagged", { skipped })));
+        controller.enqueue(encoder.encode(laggedEvent(skipped)));
         return;
       }
       const text = this.#queue.shift();
@@ -162,13 +148,19 @@ export class SseChannel {
   }
 }
 
-/** The open streams of one service: bounded in number, broadcast to, ended at shutdown. */
+/**
+ * The open streams of one service: bounded in number and per client
+ * address (each its share, as the game server's streams: one client cannot
+ * take every slot, issue 14), broadcast to, ended at shutdown.
+ */
 export class SseHub {
   readonly limit: number;
   readonly #open = new Set<SseChannel>();
+  readonly #tracker: StreamTracker;
 
   constructor(limit: number) {
     this.limit = limit;
+    this.#tracker = new StreamTracker(limit);
   }
 
   /** Streams open now. */
@@ -176,9 +168,19 @@ export class SseHub {
     return this.#open.size;
   }
 
-  /** Registers a stream; false when the limit is reached. */
-  tryAdd(channel: SseChannel): boolean {
-    if (this.#open.size >= this.limit) return false;
+  /** Streams one client address may have open (IPv6: per /64; loopback: only the total counts). */
+  get perClient(): number {
+    return this.#tracker.perClient;
+  }
+
+  /** Why a stream of `ip` could not open now (every slot taken, or the client has its share), or null. */
+  refusal(ip: string): StreamRefusal | null {
+    return this.#tracker.refusal(ip);
+  }
+
+  /** Registers a stream of client `ip`; false when the limit or the client's share is reached. */
+  tryAdd(channel: SseChannel, ip: string): boolean {
+    if (!this.#tracker.tryAdd(channel, ip)) return false;
     this.#open.add(channel);
     return true;
   }
@@ -186,6 +188,7 @@ export class SseHub {
   /** Forgets an ended stream. */
   delete(channel: SseChannel): void {
     this.#open.delete(channel);
+    this.#tracker.delete(channel);
   }
 
   /** Queues `text` on every open stream of `members` (default: all). */
@@ -195,7 +198,9 @@ export class SseHub {
 
   /** Ends every open stream. */
   closeAll(): void {
-    for (const c of [...this.#open]) c.close();
-    this.#open.clear();
+    for (const c of [...this.#open]) {
+      c.close();
+      this.delete(c);
+    }
   }
 }

@@ -50,9 +50,9 @@ Deno.test("hub: limited, broadcast, cancel forgets, closeAll ends", async () => 
   };
   const a = make();
   const b = make();
-  equal(hub.tryAdd(a), true);
-  equal(hub.tryAdd(b), true);
-  equal(hub.tryAdd(make()), false);
+  equal(hub.tryAdd(a, "198.51.100.1"), true);
+  equal(hub.tryAdd(b, "198.51.100.2"), true);
+  equal(hub.tryAdd(make(), "198.51.100.3"), false);
   hub.broadcast("x");
   deepEqual([a.queued, b.queued], [1, 1]);
   await a.body.cancel();
@@ -60,4 +60,19 @@ Deno.test("hub: limited, broadcast, cancel forgets, closeAll ends", async () => 
   hub.closeAll();
   equal(b.closed, true);
   equal(hub.size, 0);
+});
+
+Deno.test("sse hub: one client address stops at its share (IPv6 by /64); others still get streams", () => {
+  const clock = new ManualClock();
+  const hub = new SseHub(256);
+  const make = () => new SseChannel({ clock, keepAlive: null, keepAliveMs: 0 });
+  equal(hub.perClient, 8);
+  for (let i = 0; i < hub.perClient; i++) equal(hub.tryAdd(make(), `2001:db8:0:7::${i + 1}`), true);
+  equal(hub.refusal("2001:db8:0:7:ffff::1"), "client-full");
+  equal(hub.tryAdd(make(), "2001:db8:0:7:ffff::1"), false);
+  equal(hub.tryAdd(make(), "198.51.100.9"), true);
+  equal(hub.size, hub.perClient + 1);
+  hub.closeAll();
+  equal(hub.size, 0);
+  equal(hub.tryAdd(make(), "2001:db8:0:7::1"), true, "closed streams give their slots back");
 });

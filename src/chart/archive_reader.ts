@@ -12,7 +12,7 @@
 
 import type { Clock } from "../util/clock.ts";
 import type { CallOptions, RangeResult, Upstream } from "../upstream/mod.ts";
-import { UpstreamError } from "../upstream/mod.ts";
+import { UpstreamError } from "../upstream/errors.ts";
 import { ChartProbeError, fromUpstreamError } from "./errors.ts";
 
 /** Bytes asked for by the first request (it usually also covers `info.yml`, the first entry of most archives). */

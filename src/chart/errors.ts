@@ -6,7 +6,7 @@
  * @module
  */
 
-import { UpstreamError } from "../upstream/mod.ts";
+import { UpstreamError } from "../upstream/errors.ts";
 
 /** Why a chart's audio duration could not be read. */
 export type ChartProbeErrorKind =

@@ -10,6 +10,7 @@
 
 import { decodeServerCommand, FrameDecoder, ProtocolError, type ServerCommand } from "../protocol/mod.ts";
 import { ClientError } from "./errors.ts";
+import { concatBytes } from "../util/bytes.ts";
 
 /** The part of `Deno.Conn` the client uses. */
 export interface ByteConn {
@@ -108,7 +109,7 @@ export class FrameConnection {
       while (this.#queue.length > 0 && !this.#closing) {
         const batch = this.#queue;
         this.#queue = [];
-        const bytes = batch.length === 1 ? batch[0]! : concat(batch);
+        const bytes = batch.length === 1 ? batch[0]! : concatBytes(batch);
         for (let at = 0; at < bytes.length;) at += await this.#conn.write(bytes.subarray(at));
         this.#queuedBytes -= bytes.length;
       }
@@ -153,18 +154,6 @@ export class FrameConnection {
       }
     }
   }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const c of chunks) total += c.length;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 function describe(e: unknown): string {

@@ -4,14 +4,14 @@ import { ManualClock } from "../util/clock.ts";
 import { memoryLogHub } from "../util/log.ts";
 import { AuditStore, migrateAudit } from "./audit_store.ts";
 import { CommandService, type CommandSettings } from "./command_service.ts";
-import { ARGON2_TEST, argon2Hasher, joinFragments } from "./passwords.ts";
+import { argon2Hasher, joinFragments, TEST_ARGON2 } from "./passwords.ts";
 
 const PWD = { pwd1: "red", pwd2: "green", pwd3: "blue" };
 
 async function rig(over: Partial<CommandSettings> = {}) {
   const db = SqliteDb.open(":memory:");
   await migrateAudit(db);
-  const hasher = argon2Hasher(ARGON2_TEST);
+  const hasher = argon2Hasher(TEST_ARGON2);
   const clock = new ManualClock(1_750_000_000_000);
   const audit = new AuditStore(db);
   const service = new CommandService({

@@ -11,6 +11,7 @@
 
 import { z } from "zod";
 import { parseDocument } from "yaml";
+import { isArgon2idHash } from "../net/argon2.ts";
 
 const intIn = (min: number, max: number) =>
   z.number({ error: `expected an integer between ${min} and ${max}` }).int(
@@ -29,14 +30,6 @@ const argon2Hash = () =>
     (s) => s === "" || isArgon2idHash(s),
     "expected an Argon2id hash ($argon2id$v=19$m=…,t=…,p=…$…$…, at most 1 GiB, 20 passes, 16 lanes); make one with `deno task companions hash-password`",
   ).default("");
-
-/** Whether `s` is an Argon2id PHC string with parameters we are willing to run (bounded memory and time). */
-export function isArgon2idHash(s: string): boolean {
-  const m = /^\$argon2id\$v=19\$m=(\d{1,8}),t=(\d{1,3}),p=(\d{1,2})\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{16,}$/.exec(s);
-  if (!m) return false;
-  const [memory, passes, lanes] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return memory >= 8 && memory <= 1 << 20 && passes >= 1 && passes <= 20 && lanes >= 1 && lanes <= 16;
-}
 
 const base = {
   /** Switch the service off. */

@@ -8,6 +8,7 @@
  */
 
 import type { Context } from "hono";
+import { readCapped } from "../util/bytes.ts";
 
 /** Hono environment of the services: `ip` is the caller's address. */
 export type CompanionEnv = { Bindings: { ip: string } };
@@ -47,30 +48,12 @@ export class BodyError extends Error {
 }
 
 /** Reads the raw body up to {@link MAX_BODY_BYTES}; throws {@link BodyError} (413) beyond. */
-export async function readCapped(req: Request, max = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBody(req: Request, max = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > max) throw new BodyError(failure(413, `Request body over ${max} bytes`));
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      throw new BodyError(failure(413, `Request body over ${max} bytes`));
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  const body = await readCapped(req.body, max);
+  if (body === null) throw new BodyError(failure(413, `Request body over ${max} bytes`));
+  return body;
 }
 
 /**
@@ -80,7 +63,7 @@ export async function readCapped(req: Request, max = MAX_BODY_BYTES): Promise<Ui
 export async function readFields(req: Request): Promise<Record<string, unknown>> {
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
-    const bytes = await readCapped(req);
+    const bytes = await readBody(req);
     let form: FormData;
     try {
       form = await new Request("http://local/", { method: "POST", headers: req.headers, body: bytes }).formData();
@@ -91,7 +74,7 @@ export async function readFields(req: Request): Promise<Record<string, unknown>>
     for (const [k, v] of form) if (typeof v === "string") out[k] = v;
     return out;
   }
-  const text = new TextDecoder().decode(await readCapped(req));
+  const text = new TextDecoder().decode(await readBody(req));
   if (type.startsWith("application/x-www-form-urlencoded")) {
     return Object.fromEntries(new URLSearchParams(text));
   }

@@ -21,5 +21,5 @@ export {
   SERVICE_NAMES,
   type ServiceName,
 } from "./config.ts";
-export { ARGON2_DEFAULTS, ARGON2_TEST, argon2Hasher, joinFragments, type PasswordHasher } from "./passwords.ts";
+export { argon2Hasher, DEFAULT_ARGON2, joinFragments, type PasswordHasher, TEST_ARGON2 } from "./passwords.ts";
 export { parseLogLine } from "./log_lines.ts";

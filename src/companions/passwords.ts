@@ -1,6 +1,6 @@
 /**
- * Password hashing of the companion services: Argon2id through `hash-wasm`
- * (never hand-rolled), PHC strings with a random 16-byte salt. Used for the
+ * Password hashing of the companion services: Argon2id (`src/net/argon2.ts`,
+ * shared with the account backend). Used for the
  * user table's passwords, the two `user_manager` roles and the `command`
  * service's three fragments (spec 2 §5.3, §5.5; the original kept the role
  * passwords in its source and the fragments in a page, peers §5).
@@ -8,22 +8,9 @@
  * @module
  */
 
-import { argon2id, argon2Verify } from "hash-wasm";
-import { isArgon2idHash } from "./config.ts";
+import { argon2Check, argon2Hash, type Argon2Params, DEFAULT_ARGON2 } from "../net/argon2.ts";
 
-/** Argon2id cost parameters. */
-export interface Argon2Params {
-  /** Memory in KiB. */
-  readonly memoryKib: number;
-  readonly iterations: number;
-  readonly parallelism: number;
-}
-
-/** OWASP's first recommended Argon2id setting (19 MiB, 2 passes, 1 lane): about 60 ms here. */
-export const ARGON2_DEFAULTS: Argon2Params = { memoryKib: 19456, iterations: 2, parallelism: 1 };
-
-/** Cheap parameters for tests only (hashes stay valid Argon2id and verify the same way). */
-export const ARGON2_TEST: Argon2Params = { memoryKib: 64, iterations: 1, parallelism: 1 };
+export { type Argon2Params, DEFAULT_ARGON2, TEST_ARGON2 } from "../net/argon2.ts";
 
 /** Hashes and verifies passwords. */
 export interface PasswordHasher {
@@ -34,26 +21,10 @@ export interface PasswordHasher {
 }
 
 /** An Argon2id {@link PasswordHasher} with `params` for new hashes (verification uses each hash's own). */
-export function argon2Hasher(params: Argon2Params = ARGON2_DEFAULTS): PasswordHasher {
+export function argon2Hasher(params: Argon2Params = DEFAULT_ARGON2): PasswordHasher {
   return {
-    hash: (password) =>
-      argon2id({
-        password,
-        salt: crypto.getRandomValues(new Uint8Array(16)),
-        parallelism: params.parallelism,
-        iterations: params.iterations,
-        memorySize: params.memoryKib,
-        hashLength: 32,
-        outputType: "encoded",
-      }),
-    async verify(hash, password) {
-      if (!isArgon2idHash(hash)) return false;
-      try {
-        return await argon2Verify({ password, hash });
-      } catch {
-        return false;
-      }
-    },
+    hash: (password) => argon2Hash(password, params),
+    verify: (hash, password) => argon2Check(password, hash),
   };
 }
 

@@ -1,12 +1,12 @@
 import { equal, ok } from "node:assert/strict";
 import { lockedMessage, Lockout } from "./lockout.ts";
-import { ARGON2_TEST, argon2Hasher, joinFragments, roleOf } from "./passwords.ts";
+import { argon2Hasher, joinFragments, roleOf, TEST_ARGON2 } from "./passwords.ts";
 
 Deno.test("argon2 hasher: salted PHC strings that verify; a malformed hash is false, not a throw", async () => {
-  const h = argon2Hasher(ARGON2_TEST);
+  const h = argon2Hasher(TEST_ARGON2);
   const a = await h.hash("correct horse");
   const b = await h.hash("correct horse");
-  ok(a.startsWith("$argon2id$v=19$m=64,t=1,p=1$"));
+  ok(a.startsWith("$argon2id$v=19$m=256,t=1,p=1$"));
   ok(a !== b, "a fresh salt each time");
   equal(await h.verify(a, "correct horse"), true);
   equal(await h.verify(a, "correct horsE"), false);
@@ -25,7 +25,7 @@ Deno.test("joinFragments keeps the fragments apart and refuses empty, long or NU
 });
 
 Deno.test("roleOf: super first, then admin; unset roles and non-strings open nothing", async () => {
-  const h = argon2Hasher(ARGON2_TEST);
+  const h = argon2Hasher(TEST_ARGON2);
   const hashes = { super: await h.hash("s-pass"), admin: await h.hash("a-pass") };
   equal(await roleOf(h, hashes, "s-pass"), "super");
   equal(await roleOf(h, hashes, "a-pass"), "admin");

@@ -2,7 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { SqliteDb } from "../db/mod.ts";
 import { ManualClock } from "../util/clock.ts";
 import { memoryLogHub } from "../util/log.ts";
-import { ARGON2_TEST, argon2Hasher } from "./passwords.ts";
+import { argon2Hasher, TEST_ARGON2 } from "./passwords.ts";
 import { userManagerApp } from "./user_manager.ts";
 import { migrateUsers, UserStore } from "./user_store.ts";
 
@@ -12,7 +12,7 @@ const ADMIN = "admin secret phrase";
 async function rig(known: Record<number, string> = { 100: "Alice", 200: "Bob", 300: "Carol" }) {
   const db = SqliteDb.open(":memory:");
   await migrateUsers(db);
-  const hasher = argon2Hasher(ARGON2_TEST);
+  const hasher = argon2Hasher(TEST_ARGON2);
   const store = new UserStore(db);
   const clock = new ManualClock(1_750_000_000_000);
   const app = userManagerApp({

@@ -151,6 +151,10 @@ const LegacySchema = section({
     "Lua instructions one hook or route call may run.",
   ),
   lua_memory_mb: key(intIn(1, 4096).default(64), "Heap growth one Lua call may cause (MiB)."),
+  lua_state_memory_mb: key(
+    intIn(1, 16384).default(256),
+    "Lua data one plugin may hold between calls (MiB); more stops the plugin.",
+  ),
   lua_max_overruns: key(
     intIn(1, 1000).default(3),
     "Budget or memory overruns within an hour before a plugin is disabled.",
@@ -199,10 +203,10 @@ export const ConfigSchema = z.object({
   admin_game_ids: key(list(i32()).default([]), "Game user ids with in-game admin console rights."),
   game_api_endpoint: key(httpUrl().default("https://phira.5wyxi.com"), "Upstream Phira API base URL."),
   plugins_dir: key(nonEmpty().default("plugins"), "Plugin directory."),
-  data_dir: key(nonEmpty().default("data"), "Directory of the embedded database and the journal."),
+  data_dir: key(nonEmpty().default("data"), "Directory of the embedded database (chorus.sqlite) and the journal."),
   database_url: secret(
     text().refine(isPostgresUrl, { error: "expected a postgres:// or postgresql:// URL" }).nullable().default(null),
-    "PostgreSQL URL; null = embedded database in data_dir.",
+    "PostgreSQL URL; null = embedded SQLite database in data_dir.",
   ),
   chat_enabled: key(bool().default(true), "Allow in-room chat."),
   cli_enabled: key(bool().default(true), "Run the interactive console."),

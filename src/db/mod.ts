@@ -7,7 +7,7 @@
  */
 
 export * from "./types.ts";
-export { migrate, type Migration, migrationScript } from "./migrate.ts";
+export { expandMacros, migrate, type Migration, migrationScript } from "./migrate.ts";
 export { type DbLocation, openDb } from "./open.ts";
-export { SqliteDb, toSqliteParams } from "./sqlite.ts";
+export { SqliteDb, type SqliteSync, toSqliteParams } from "./sqlite.ts";
 export { describeDbUrl, PostgresRoleDb } from "./postgres.ts";

@@ -4,12 +4,16 @@
  * PostgreSQL-style `$n` parameters, rewritten to SQLite's numbered `?n` so a
  * parameter may appear twice or out of order. `DatabaseSync` is synchronous,
  * so an async transaction holds a lock: other callers wait until it ends
- * instead of running their statements inside it.
+ * instead of running their statements inside it. Prepared statements are
+ * cached per text (callers use a fixed set of texts). Rows come back as
+ * plain objects; a column declared `BOOLEAN` reads as a boolean and one
+ * declared `JSONTEXT` (the `{{json}}` macro of `migrate.ts`) as its parsed
+ * JSON, as PostgreSQL's `boolean` and `jsonb` do.
  *
  * @module
  */
 
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { type Db, DbError, type DbParam, type DbQueryable, type DbRow } from "./types.ts";
 
 /** Rewrites `$n` placeholders outside quoted text and comments to `?n`. */
@@ -55,10 +59,46 @@ function bind(params: readonly DbParam[]): SQLInputValue[] {
   return params.map((p) => typeof p === "boolean" ? (p ? 1 : 0) : p);
 }
 
+/** How a column's value is read back: as is, as a boolean, or as parsed JSON. */
+type Decode = "raw" | "bool" | "json";
+
+/** A prepared statement and how to read each of its result columns. */
+interface Prepared {
+  readonly stmt: StatementSync;
+  /** Column names and decoders; null when every column is read as is. */
+  readonly decode: readonly (readonly [string, Decode])[] | null;
+}
+
+/** Most distinct statement texts kept prepared; beyond it the cache starts over. */
+const STATEMENT_CACHE = 256;
+
+function prepare(db: DatabaseSync, sql: string): Prepared {
+  const stmt = db.prepare(toSqliteParams(sql));
+  const cols = stmt.columns().map((c) => {
+    const type = c.type?.toUpperCase();
+    return [c.name, type === "BOOLEAN" ? "bool" : type === "JSONTEXT" ? "json" : "raw"] as const;
+  });
+  return { stmt, decode: cols.some(([, d]) => d !== "raw") ? cols : null };
+}
+
+function decodeRow(row: Record<string, unknown>, decode: Prepared["decode"]): DbRow {
+  if (decode === null) return { ...row };
+  const out: DbRow = {};
+  for (const [name, how] of decode) {
+    const v = row[name];
+    out[name] = v === null || how === "raw" ? v : how === "bool" ? Boolean(v) : JSON.parse(String(v));
+  }
+  return out;
+}
+
+/** Durability of a commit: `full` syncs the log at every commit; `normal` only at checkpoints (see {@link SqliteDb.open}). */
+export type SqliteSync = "full" | "normal";
+
 /** A SQLite database file (or `:memory:`). */
 export class SqliteDb implements Db {
   readonly dialect = "sqlite" as const;
   readonly #db: DatabaseSync;
+  readonly #prepared = new Map<string, Prepared>();
   /** Resolves when the last queued transaction ends. */
   #held: Promise<void> = Promise.resolve();
   /** True while a transaction holds the connection. */
@@ -70,17 +110,21 @@ export class SqliteDb implements Db {
   }
 
   /**
-   * Opens (creating when missing) the database at `path`. WAL with full sync:
-   * a committed write survives a crash of the process or the machine; a busy
-   * file (another process writing) is waited on for up to 5 s.
+   * Opens (creating when missing) the database at `path`, in WAL mode; a busy
+   * file (another process writing) is waited on for up to 5 s. With `full`
+   * sync (the default) a committed write survives a crash of the process or
+   * the machine. With `normal` it survives a crash of the process, and a
+   * power loss once {@link checkpoint} has run: commits then write the log
+   * without an fsync, which the game server's store uses because its journal
+   * holds every record until a checkpoint (`src/persistence`).
    */
-  static open(path: string): SqliteDb {
+  static open(path: string, sync: SqliteSync = "full"): SqliteDb {
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(path);
       db.exec("PRAGMA busy_timeout = 5000");
       if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
-      db.exec("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON");
+      db.exec(`PRAGMA synchronous = ${sync === "full" ? "FULL" : "NORMAL"}; PRAGMA foreign_keys = ON`);
     } catch (error) {
       throw new DbError(`Cannot open the database file "${path}": ${error instanceof Error ? error.message : error}`, {
         cause: error,
@@ -91,9 +135,30 @@ export class SqliteDb implements Db {
 
   #run<T extends DbRow>(sql: string, params: readonly DbParam[]): T[] {
     if (this.#closed) throw new DbError("Cannot run a statement: the database is closed");
-    const stmt = this.#db.prepare(toSqliteParams(sql));
+    let p = this.#prepared.get(sql);
+    if (!p) {
+      p = prepare(this.#db, sql);
+      // DDL in a migration changes what later statements see: keep only statements of the steady state.
+      if (this.#prepared.size >= STATEMENT_CACHE) this.#prepared.clear();
+      if (!/^\s*(CREATE|DROP|ALTER)\b/i.test(sql)) this.#prepared.set(sql, p);
+    }
     // Statements that return no rows (INSERT without RETURNING, DDL) still go through all().
-    return stmt.all(...bind(params)) as T[];
+    const rows = p.stmt.all(...bind(params)) as Record<string, unknown>[];
+    return rows.map((r) => decodeRow(r, p.decode)) as T[];
+  }
+
+  /**
+   * Writes the log into the database file and syncs both (`wal_checkpoint(FULL)`):
+   * afterwards everything committed survives a power loss, also with `normal` sync.
+   */
+  async checkpoint(): Promise<void> {
+    await this.#idle();
+    if (this.#closed) throw new DbError("Cannot checkpoint: the database is closed");
+    const row = this.#db.prepare("PRAGMA wal_checkpoint(FULL)").get() as Record<string, number> | undefined;
+    // busy = 1: a reader or writer kept it from finishing; log > checkpointed: frames left behind.
+    if (row && (row.busy !== 0 || (row.checkpointed ?? 0) < (row.log ?? 0))) {
+      throw new DbError(`Cannot checkpoint the database: ${row.checkpointed} of ${row.log} log frames written`);
+    }
   }
 
   #direct: DbQueryable = {
@@ -102,6 +167,8 @@ export class SqliteDb implements Db {
     exec: (script: string) => {
       if (this.#closed) return Promise.reject(new DbError("Cannot run a script: the database is closed"));
       this.#db.exec(script);
+      // A script may change the schema: statements prepared before it may no longer apply.
+      this.#prepared.clear();
       return Promise.resolve();
     },
   };
@@ -150,6 +217,7 @@ export class SqliteDb implements Db {
     await this.#idle();
     if (this.#closed) return;
     this.#closed = true;
+    this.#prepared.clear();
     this.#db.close();
   }
 }

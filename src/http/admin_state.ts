@@ -49,7 +49,7 @@ export type StoreView =
   | { readonly enabled: false }
   | {
     readonly enabled: true;
-    /** `postgres`, `pglite`, or null when unknown. */
+    /** `postgres`, `sqlite`, or null when unknown. */
     readonly backend: string | null;
     readonly up: boolean;
     /** `memory`: the queue keeps up; `journal`: records are read back from the journal files. */

@@ -9,6 +9,7 @@
  */
 
 import type { Context, MiddlewareHandler, Next } from "hono";
+import { readCapped } from "../util/bytes.ts";
 
 /** Refuses bodies over `maxSize` bytes with `onError`'s response; buffers bodies of unknown length. */
 export function limitBody(maxSize: number, onError: (c: Context) => Response): MiddlewareHandler {
@@ -19,25 +20,9 @@ export function limitBody(maxSize: number, onError: (c: Context) => Response): M
     if (length !== null && !raw.headers.has("transfer-encoding")) {
       return Number.parseInt(length, 10) > maxSize ? onError(c) : await next();
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = raw.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > maxSize) {
-        await reader.cancel().catch(() => {});
-        return onError(c);
-      }
-      chunks.push(value);
-    }
-    const body = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, at);
-      at += chunk.length;
-    }
+    const body = await readCapped(raw.body, maxSize);
+    if (body === null) return onError(c);
+    const size = body.byteLength;
     const headers = new Headers(raw.headers);
     headers.delete("transfer-encoding");
     headers.set("content-length", String(size));

@@ -37,9 +37,9 @@ export class SessionUnavailable extends Error {
 /** How one spectator is served. */
 export interface LiveBridgeOptions {
   /**
-   * The upgraded socket, not yet open: a `Deno.upgradeWebSocket` one (the
-   * monitor proxy) or the HTTP port's (`ws_upgrade.ts`, whose messages over
-   * {@link MAX_COMMAND_BYTES} are refused before they arrive whole).
+   * The upgraded socket, not yet open: the listener's (`ws_upgrade.ts`,
+   * whose messages over {@link MAX_COMMAND_BYTES} are refused before they
+   * arrive whole), on the game server's HTTP port and on the monitor proxy.
    */
   readonly socket: WebSocket | ServerSocket;
   /** The game account token for `GameMonitorAuthenticate` (at most 32 bytes). */

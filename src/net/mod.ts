@@ -1,5 +1,5 @@
 /**
- * Connection-level networking helpers: CIDR matching, PROXY protocol, rate limits.
+ * Connection-level networking helpers: CIDR matching, PROXY protocol, rate limits, key derivation.
  *
  * @module
  */

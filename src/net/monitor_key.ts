@@ -8,13 +8,13 @@
  * @module
  */
 
-import { argon2id } from "hash-wasm";
-
 /** Fixed salt of the reference derivation (16 raw bytes). */
 const SALT = new TextEncoder().encode("some$random#salt");
 
 /** The Argon2id input key material for `secret`. */
 export async function monitorIkm(secret: string): Promise<Uint8Array> {
+  // Loaded with the first derivation (issue 15 "Load on demand"): a server without monitor keys never needs it.
+  const { argon2id } = await import("hash-wasm");
   return await argon2id({
     password: secret,
     salt: SALT,

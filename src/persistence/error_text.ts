@@ -1,6 +1,7 @@
 /**
  * Text for anything thrown at the persistence layer (issue 14
- * "Diagnostics"). PGlite's file system layer (Emscripten) throws plain
+ * "Diagnostics"). PGlite's file system layer (Emscripten; read only to
+ * convert an old store, `backends/pglite_convert.ts`) throws plain
  * objects such as `{ name: "ErrnoError", errno: 51 }`, not `Error`s, which
  * `String()` turned into `Cannot open the database: [object Object]` when
  * the disk was full. Such errors are named here (`no space left on device
@@ -45,5 +46,6 @@ export function describeError(error: unknown): string {
 
 /** True when an error text says the disk (or the quota) is full. */
 export function isDiskFull(text: string): boolean {
-  return /ENOSPC|EDQUOT|No space left|os error 28|disk quota/i.test(text);
+  // SQLite says "database or disk is full" (SQLITE_FULL).
+  return /ENOSPC|EDQUOT|No space left|os error 28|disk quota|disk is full/i.test(text);
 }

@@ -1,8 +1,8 @@
 /**
  * One owner process per data directory (issue 5: "a second one refuses to
- * start with a clear message"). PGlite has no cross-process lock and two
- * writers silently lose rows (platform.md §4); the journal would interleave
- * too. Everything under `data_dir` (the embedded database, the journal) is
+ * start with a clear message"). The journal would interleave and two
+ * servers' apply workers would fight over one embedded database (SQLite
+ * locks per transaction, not per owner). Everything under `data_dir` (the embedded database, the journal) is
  * opened only after this lock is held.
  *
  * The lock is an advisory file lock (`flock`, via `Deno.FsFile.tryLockSync`)

@@ -3,7 +3,7 @@
  *
  *   deno run -A src/persistence/measure.ts journal [records]          journaled records per second
  *   deno run -A src/persistence/measure.ts scan [records]             start-up scan (recovery) of a journal
- *   deno run -A src/persistence/measure.ts recovery [records] [url]   replay time (PGlite, or PostgreSQL at url)
+ *   deno run -A src/persistence/measure.ts recovery [records] [url]   replay time (SQLite, or PostgreSQL at url)
  *   deno run -A src/persistence/measure.ts idle [url]                 idle RSS of `main.ts start` (cold and warm)
  *
  * @module
@@ -136,7 +136,7 @@ async function recovery(n: number, url: string | null): Promise<void> {
   const ms = performance.now() - t;
   const [events] = await p.store.db.query("SELECT COUNT(*) AS n FROM events");
   console.log(JSON.stringify({
-    backend: url ? "postgres" : "pglite",
+    backend: url ? "postgres" : "sqlite",
     records: n,
     recovery_ms: Math.round(ms),
     records_per_s: Math.round(n / (ms / 1000)),
@@ -172,7 +172,7 @@ async function idle(url: string | null): Promise<void> {
     const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
     child.kill("SIGTERM");
     await child.status;
-    console.log(JSON.stringify({ backend: url ? "postgres" : "pglite", run, idle_rss_mb: Math.round(rss) }));
+    console.log(JSON.stringify({ backend: url ? "postgres" : "sqlite", run, idle_rss_mb: Math.round(rss) }));
   }
   await Deno.remove(dir, { recursive: true });
 }

@@ -1,6 +1,6 @@
 /**
  * Durable persistence (issue 5; spec 3 §2.2, §2.3, §3.2, §7, §8): one store
- * interface and schema over PGlite (embedded, under `data_dir`) or
+ * interface and schema over SQLite (embedded, `data_dir/chorus.sqlite`) or
  * PostgreSQL, fed through a local write-ahead journal.
  *
  * Inside: `journal/` (the write-ahead journal and its recovery), `apply/`
@@ -19,5 +19,12 @@ export type { DeadLetter, ReplayOutcome } from "./apply/mod.ts";
 export type { SegmentView, WalInspection } from "./inspect.ts";
 export type { RetentionResult } from "./retention/mod.ts";
 export { RETENTION_TABLES } from "./retention/mod.ts";
-export { PGLITE_INITIAL_MEMORY, PGLITE_SETTINGS, SCHEMA_VERSION } from "./backends/mod.ts";
-export { LOCK_FILE } from "./lock.ts";
+export {
+  convertCommand,
+  convertPgliteStore,
+  describeDatabase,
+  hasPgliteStore,
+  SCHEMA_VERSION,
+  storePaths,
+} from "./backends/mod.ts";
+export { DataDirLock, LOCK_FILE } from "./lock.ts";

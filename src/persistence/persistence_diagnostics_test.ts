@@ -11,10 +11,10 @@ import { LogHub } from "../util/log.ts";
 import { faultyJournalFiles } from "./journal/faults_test_util.ts";
 import { openStore } from "./backends/open_store.ts";
 import { openPersistence } from "./persistence.ts";
-import { PgliteDb } from "./backends/pglite_db.ts";
+import { SqliteStoreDb } from "./backends/sqlite_store_db.ts";
 
 Deno.test("a full disk logs the first failed journal write, then a count per interval, and nothing is lost", async () => {
-  const pglite = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const logs = new LogHub({ level: "debug", sink: () => {} });
   const clock = new ManualClock();
   const dataDir = await Deno.makeTempDir();
@@ -23,7 +23,7 @@ Deno.test("a full disk logs the first failed journal write, then a count per int
     config: { ...defaultConfig(), data_dir: dataDir },
     clock,
     log: logs.logger(),
-    db: pglite,
+    db: db,
     openJournalFile,
   });
   try {
@@ -45,12 +45,12 @@ Deno.test("a full disk logs the first failed journal write, then a count per int
     assert.equal(back?.fields?.failures_total, 2001);
     await p.flush();
     assert.equal(p.getSetting("k1999"), 1999);
-    const [row] = await pglite.query("SELECT value FROM settings WHERE key = 'k1999'");
+    const [row] = await db.query("SELECT value FROM settings WHERE key = 'k1999'");
     assert.equal(row?.value, 1999, "records of the full disk reached the store from memory");
     assert.equal(p.status().counters.journal_write_failures_total, 2001);
   } finally {
     await p.stop();
-    await pglite.close();
+    await db.close();
     await Deno.remove(dataDir, { recursive: true });
   }
 });
@@ -63,20 +63,24 @@ Deno.test({
   sanitizeOps: false,
   async fn() {
     const dir = await Deno.makeTempDir();
-    const mount = new Deno.Command("mount", { args: ["-t", "tmpfs", "-o", "size=3m", "tmpfs", dir] });
+    const mount = new Deno.Command("mount", { args: ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir] });
     assert.equal((await mount.output()).code, 0);
     try {
+      // Room for data_dir's write probe and a few pages, not for the schema.
+      await Deno.mkdir(`${dir}/data`);
+      await Deno.writeFile(`${dir}/filler`, new Uint8Array(1024 * 1024 - 16 * 1024));
       const log = new LogHub({ level: "error", sink: () => {} }).logger();
       await assert.rejects(openStore({ dataDir: `${dir}/data`, databaseUrl: null, log, now: 0 }), (e: Error) => {
-        assert.equal(
+        assert.match(
           e.message,
-          `Cannot create the embedded database in "${dir}/data/pglite": no space left on device (ENOSPC); ` +
-            "free space on the disk that holds data_dir and start again",
+          new RegExp(
+            `^Cannot use the embedded database "${dir}/data/chorus.sqlite": disk I/O error; ` +
+              "check that the disk that holds data_dir has free space and works, then start again$",
+          ),
         );
         return true;
       });
     } finally {
-      // Lazily: the embedded database's worker may still be letting go of its files.
       await new Deno.Command("umount", { args: ["-l", dir] }).output();
       await Deno.remove(dir, { recursive: true });
     }

@@ -6,14 +6,14 @@ import { faultyJournalFiles } from "./journal/faults_test_util.ts";
 import { openPersistence } from "./persistence.ts";
 import { EventBus } from "../events/mod.ts";
 import type { PersistenceOptions } from "./options.ts";
-import { PgliteDb } from "./backends/pglite_db.ts";
+import { SqliteStoreDb } from "./backends/sqlite_store_db.ts";
 import { num } from "./backends/sql_db.ts";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Persistence on an in-memory PGlite and a temporary data_dir, driven by a manual clock. */
+/** Persistence on an in-memory SQLite and a temporary data_dir, driven by a manual clock. */
 async function harness(
-  db: PgliteDb,
+  db: SqliteStoreDb,
   extra: Partial<Omit<PersistenceOptions, "config" | "clock">> & {
     config?: Partial<PersistenceOptions["config"]>;
     clock?: ManualClock;
@@ -34,7 +34,7 @@ async function harness(
 }
 
 Deno.test("persistence jobs: the instance heartbeat every 30 s and retention every hour, on the injected clock", async () => {
-  const db = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const { p, clock, logs, cleanup } = await harness(db, {
     config: { table_retention: { events: { max_rows: 10 } } },
   });
@@ -77,7 +77,7 @@ Deno.test("persistence jobs: the instance heartbeat every 30 s and retention eve
 });
 
 Deno.test("persistence jobs: stop flushes playtime not yet flushed by the 60 s timer", async () => {
-  const db = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const clock = new ManualClock();
   const bus = new EventBus(() => clock.now());
   const { p, cleanup } = await harness(db, { bus, clock });
@@ -96,7 +96,7 @@ Deno.test("persistence jobs: stop flushes playtime not yet flushed by the 60 s t
 });
 
 Deno.test("journal fsyncs: many ungated writes share one fsync; a login waits for its own", async () => {
-  const db = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const files = faultyJournalFiles();
   const { p, clock, cleanup } = await harness(db, { openJournalFile: files.open });
   try {

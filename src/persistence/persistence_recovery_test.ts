@@ -6,7 +6,7 @@ import { flip, recordOffsets } from "./journal/corruption_test_util.ts";
 import { Journal } from "./journal/journal.ts";
 import { JOURNAL_ID_FILE } from "./journal/identity.ts";
 import { openPersistence } from "./persistence.ts";
-import { PgliteDb } from "./backends/pglite_db.ts";
+import { SqliteStoreDb } from "./backends/sqlite_store_db.ts";
 
 /** Flips a body bit of record `index` (from the end when negative) of the journal's last segment; its sequence. */
 async function damageBody(dataDir: string, index: number): Promise<void> {
@@ -19,7 +19,7 @@ async function damageBody(dataDir: string, index: number): Promise<void> {
 }
 
 Deno.test("startup and journal damage: the database's applied sequence decides what is needed", async (t) => {
-  const pglite = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const logs = new LogHub({ level: "debug", sink: () => {} });
   const log = logs.logger();
   const clock = new ManualClock();
@@ -27,12 +27,12 @@ Deno.test("startup and journal damage: the database's applied sequence decides w
   const config = { ...defaultConfig(), data_dir: dataDir };
   try {
     await t.step("damage the database already applied does not refuse the start", async () => {
-      const p = await openPersistence({ config, clock, log, db: pglite });
+      const p = await openPersistence({ config, clock, log, db: db });
       for (let i = 0; i < 8; i++) p.setSetting(`k${i}`, i);
       await p.flush();
       await p.stop();
       await damageBody(dataDir, 3);
-      const again = await openPersistence({ config, clock, log, db: pglite });
+      const again = await openPersistence({ config, clock, log, db: db });
       assert.equal(again.status().counters.damaged_already_applied, 1);
       assert.ok(
         logs.history().some((r) => r.msg === "journal: dropped damaged bytes whose records the database already holds"),
@@ -47,7 +47,7 @@ Deno.test("startup and journal damage: the database's applied sequence decides w
       for (let i = 0; i < 5; i++) journal.append({ t: "setting", key: `late${i}`, value: i, at: i });
       await journal.close();
       await damageBody(dataDir, -3);
-      await assert.rejects(openPersistence({ config, clock, log, db: pglite }), (e: Error & { code?: string }) => {
+      await assert.rejects(openPersistence({ config, clock, log, db: db }), (e: Error & { code?: string }) => {
         assert.equal(e.code, "journal_corrupt");
         assert.match(e.message, new RegExp(`\\(body checksum mismatch\\): sequence ${first + 2}\\n`));
         return true;
@@ -57,7 +57,7 @@ Deno.test("startup and journal damage: the database's applied sequence decides w
         config: { ...config, journal_damaged_records: "skip" },
         clock,
         log,
-        db: pglite,
+        db: db,
       });
       assert.equal(skipped.status().counters.damaged_skipped, 1);
       assert.deepEqual(
@@ -68,7 +68,7 @@ Deno.test("startup and journal damage: the database's applied sequence decides w
     });
 
     await t.step("a journal the database does not count gets no benefit of its applied sequence", async () => {
-      const p = await openPersistence({ config, clock, log, db: pglite });
+      const p = await openPersistence({ config, clock, log, db: db });
       p.setSetting("x", 1);
       await p.flush();
       await p.stop();
@@ -76,13 +76,13 @@ Deno.test("startup and journal damage: the database's applied sequence decides w
       const id = `${dataDir}/journal/${JOURNAL_ID_FILE}`;
       const ours = await Deno.readTextFile(id);
       await Deno.writeTextFile(id, crypto.randomUUID());
-      await assert.rejects(openPersistence({ config, clock, log, db: pglite }), /Cannot recover the journal/);
+      await assert.rejects(openPersistence({ config, clock, log, db: db }), /Cannot recover the journal/);
       await Deno.writeTextFile(id, ours);
-      const again = await openPersistence({ config, clock, log, db: pglite });
+      const again = await openPersistence({ config, clock, log, db: db });
       await again.stop();
     });
   } finally {
-    await pglite.close();
+    await db.close();
     await Deno.remove(dataDir, { recursive: true });
   }
 });

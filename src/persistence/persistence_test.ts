@@ -5,7 +5,7 @@ import { LogHub } from "../util/log.ts";
 import { Journal } from "./journal/journal.ts";
 import { LOCK_FILE } from "./lock.ts";
 import { openPersistence } from "./persistence.ts";
-import { PgliteDb } from "./backends/pglite_db.ts";
+import { SqliteStoreDb } from "./backends/sqlite_store_db.ts";
 import type { Queryable, SqlDb } from "./backends/sql_db.ts";
 
 /** A database whose journal-applying transactions wait while held (a store too slow to keep up). */
@@ -20,7 +20,8 @@ function slowDb(db: SqlDb) {
       return db.transaction((tx) =>
         fn({
           async query(sql, params) {
-            if (held && sql.includes("FOR UPDATE")) await held;
+            // The first statement of every batch (`Store.applyBatch`; `FOR UPDATE` only on PostgreSQL).
+            if (held && sql.startsWith("SELECT applied_seq")) await held;
             return await tx.query(sql, params);
           },
           exec: (script) => tx.exec(script),
@@ -45,7 +46,7 @@ function slowDb(db: SqlDb) {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 Deno.test("persistence startup fails closed", async (t) => {
-  const pglite = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const log = new LogHub({ level: "debug", sink: () => {} }).logger();
   try {
     await t.step(
@@ -56,7 +57,7 @@ Deno.test("persistence startup fails closed", async (t) => {
         const journal = await Journal.open({ dir: `${dataDir}/journal`, clock, log });
         for (let i = 0; i < 10; i++) journal.append({ t: "setting", key: `k${i}`, value: i, at: i });
         await journal.close();
-        const slow = slowDb(pglite);
+        const slow = slowDb(db);
         const config = { ...defaultConfig(), data_dir: dataDir, startup_recovery_timeout: 5 };
         slow.hold();
         const opening = openPersistence({ config, clock, log, db: slow.db });
@@ -75,7 +76,7 @@ Deno.test("persistence startup fails closed", async (t) => {
         });
         await assert.rejects(Deno.stat(`${dataDir}/${LOCK_FILE}`), Deno.errors.NotFound, "the lock is released");
         // The next start finishes the replay.
-        const p = await openPersistence({ config, clock, log, db: pglite });
+        const p = await openPersistence({ config, clock, log, db: db });
         assert.equal(p.getSetting("k9"), 9);
         await p.stop();
         await Deno.remove(dataDir, { recursive: true });
@@ -84,16 +85,16 @@ Deno.test("persistence startup fails closed", async (t) => {
 
     await t.step("when the database schema is newer than the code", async () => {
       const dataDir = await Deno.makeTempDir();
-      await pglite.query("INSERT INTO schema_version VALUES (99, 0, 'future')");
+      await db.query("INSERT INTO schema_version VALUES (99, 0, 'future')");
       const config = { ...defaultConfig(), data_dir: dataDir };
       await assert.rejects(
-        openPersistence({ config, clock: new ManualClock(), log, db: pglite }),
+        openPersistence({ config, clock: new ManualClock(), log, db: db }),
         /its schema version 99 is newer than this server supports/,
       );
       await assert.rejects(Deno.stat(`${dataDir}/${LOCK_FILE}`), Deno.errors.NotFound, "the lock is released");
       await Deno.remove(dataDir, { recursive: true });
     });
   } finally {
-    await pglite.close();
+    await db.close();
   }
 });

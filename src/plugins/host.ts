@@ -8,81 +8,31 @@
  * operations (console, OpenUDS); state and figures are in `plugin
  * list|info`, the `runtime` report and `/health/ready`.
  *
- * This file is the lifecycle; `host_context.ts` builds what host functions
- * reach, `registrations.ts` the routes, streams and handlers.
- *
- * Over 300 lines on purpose: every lifecycle step (load, enable, disable,
- * reload, remove, stop) works on the same private state of each plugin and
- * must run one at a time per plugin; split apart they would need that state
- * exposed. The operations over it are in `ops_plugins.ts`.
+ * This file is the lifecycle: every step (load, enable, disable, reload,
+ * remove, stop) works on the same private state of each plugin and runs one
+ * at a time per plugin. `host_context.ts` builds what host functions reach,
+ * `registrations.ts` the routes, streams and handlers, `host_views.ts` what
+ * operators see, `host_scan.ts` finds the files, `host_options.ts` holds
+ * the bounds. The operations over it are in `ops_plugins.ts`.
  *
  * @module
  */
 
-import type { Config } from "../config/mod.ts";
-import type { Delivery, EventBus } from "../events/mod.ts";
-import type { RouteRegistry, SseRegistry } from "../http/mod.ts";
-import type { Capability, ServerOps } from "../ops/mod.ts";
-import type { ServerCore } from "../server/mod.ts";
-import type { Clock } from "../util/clock.ts";
+import type { Delivery } from "../events/mod.ts";
 import type { Logger } from "../util/log.ts";
 import { CompileCache } from "./compile/cache.ts";
-import { DOMAIN_KIND_OF, toPluginEvent } from "./events.ts";
 import { ExtensionStore } from "./ext_store.ts";
-import { buildContext, type PluginSlot } from "./host_context.ts";
-import { dispatch, missingImports } from "./host/dispatch.ts";
-import { PLUGIN_ID, readManifest } from "./manifest.ts";
+import type { PluginSlot } from "./host_context.ts";
+import { PluginNotFound, PluginStateError } from "./host_errors.ts";
+import { childEnv, COMPILE_TIMEOUT_MS, type PluginHostOptions } from "./host_options.ts";
+import { scanPlugins, scanPluginsSync } from "./host_scan.ts";
+import { infoOf, type PluginSummary, statusOf, summaryOf } from "./host_views.ts";
+import { loadSlot, newSlot } from "./host_load.ts";
 import { NodeKey } from "./node_key.ts";
-import { PluginProcess, type ProcessSpec } from "./process.ts";
-import { type ConsoleCommands, Registrations } from "./registrations.ts";
-import { InitTimeout, PluginRuntime, type RequestOutcome, type StateChange } from "./runtime.ts";
+import { Registrations } from "./registrations.ts";
+import type { RequestOutcome, StateChange } from "./runtime.ts";
 import { Slots } from "./slots.ts";
 import { STATE_LABELS } from "./state.ts";
-
-/** How long loading a plugin (process start, instantiation) may take; not counted against `init_timeout_ms`. */
-export const LOAD_TIMEOUT_MS = 30_000;
-/** Longest compile of one component. */
-export const COMPILE_TIMEOUT_MS = 120_000;
-/** V8 heap of a plugin child (MiB): the generated glue and message buffers; guest memory is `max_memory_mb`. */
-export const CHILD_HEAP_MB = 128;
-/** Wall-clock time a call may spend in host functions on top of its own budget. */
-export const HOST_TIME_MS = 30_000;
-
-/** What the host is built from. */
-export interface PluginHostOptions {
-  readonly pluginsDir: string;
-  /** `<data_dir>/plugins`: configurations, files, extension data. */
-  readonly dataDir: string;
-  /** Compile cache root (`wasm_runtime.cache_dir`, default `<data_dir>/plugin-cache`). */
-  readonly cacheDir: string;
-  readonly limits: Config["wasm_runtime"];
-  /** `service_secret_key` (the node key); null = crypto signing unavailable. */
-  readonly secret: string | null;
-  readonly ops: ServerOps;
-  readonly bus: EventBus;
-  readonly core: ServerCore;
-  readonly routes: RouteRegistry;
-  readonly streams: SseRegistry;
-  /** Where handlers become console commands; null = operations only. */
-  readonly commands?: ConsoleCommands | null;
-  readonly clock: Clock;
-  readonly log: Logger;
-  /** Environment of child processes (PATH, HOME, DENO_DIR); default: those of this process. */
-  readonly env?: Readonly<Record<string, string>>;
-  /** Called when a plugin stops running (disabled, failed, removed): what it declared elsewhere goes. */
-  readonly onPluginStopped?: (id: string) => void;
-}
-
-/** A plugin as `plugin list` shows it. */
-export interface PluginSummary {
-  readonly id: string;
-  readonly name: string | null;
-  readonly version: string | null;
-  readonly state: string;
-  readonly reason: string | null;
-  readonly since: number;
-  readonly capabilities: readonly Capability[];
-}
 
 /** Every plugin. */
 export class PluginHost {
@@ -105,7 +55,7 @@ export class PluginHost {
     this.#cache = new CompileCache({
       root: options.cacheDir,
       deno: "deno",
-      env: this.#env(),
+      env: childEnv(this.options.env),
       timeoutMs: COMPILE_TIMEOUT_MS,
       log: this.#log,
     });
@@ -129,16 +79,6 @@ export class PluginHost {
     return this.#starting;
   }
 
-  #env(): Record<string, string> {
-    if (this.options.env) return { ...this.options.env };
-    const env: Record<string, string> = {};
-    for (const key of ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME", "TMPDIR"]) {
-      const v = Deno.env.get(key);
-      if (v !== undefined) env[key] = v;
-    }
-    return env;
-  }
-
   /** Opens the stores and loads the plugins `ids` (default: every plugin in `plugins_dir`). */
   async start(ids?: readonly string[]): Promise<void> {
     await Deno.mkdir(this.options.dataDir, { recursive: true });
@@ -158,65 +98,26 @@ export class PluginHost {
    * listing, once at start): `starting` is false at once when there are none.
    */
   scanSync(): string[] {
-    const ids: string[] = [];
-    try {
-      for (const item of Deno.readDirSync(this.options.pluginsDir)) {
-        if (item.isFile && item.name.endsWith(".wasm") && PLUGIN_ID.test(item.name.slice(0, -5))) {
-          ids.push(item.name.slice(0, -5));
-        }
-      }
-    } catch {
-      // No directory: no plugins (start() logs it).
-    }
+    const ids = scanPluginsSync(this.options.pluginsDir);
     if (!ids.length) this.#starting = false;
-    return ids.sort();
+    return ids;
   }
 
   /** Ids of the plugin files in `plugins_dir`. */
-  async #scan(): Promise<string[]> {
-    const ids: string[] = [];
-    try {
-      for await (const item of Deno.readDir(this.options.pluginsDir)) {
-        if (!item.isFile || !item.name.endsWith(".wasm")) continue;
-        const id = item.name.slice(0, -5);
-        if (PLUGIN_ID.test(id)) ids.push(id);
-        else this.#log.warn("plugin file ignored: its name is not a valid plugin id", { file: item.name });
-      }
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-      this.#log.info("no plugin directory", { dir: this.options.pluginsDir });
-    }
-    return ids.sort();
+  #scan(): Promise<string[]> {
+    return scanPlugins(this.options.pluginsDir, this.#log);
   }
 
   #slot(id: string): PluginSlot {
     let slot = this.#plugins.get(id);
     if (!slot) {
-      const log = this.#log.child({ plugin: id });
-      slot = {
+      slot = newSlot(
         id,
-        file: `${this.options.pluginsDir}/${id}.wasm`,
-        log,
-        runtime: new PluginRuntime(id, {
-          clock: this.options.clock,
-          log,
-          slots: this.slots,
-          limits: {
-            callMs: this.options.limits.call_timeout_ms,
-            initMs: this.options.limits.init_timeout_ms,
-            hostMs: HOST_TIME_MS,
-          },
-          onChange: (change) => this.#changed(id, change),
-        }),
-        manifest: null,
-        info: null,
-        sha256: null,
-        compileMs: 0,
-        loadMs: 0,
-        facilities: null,
-        delivery: null,
-        queue: Promise.resolve(),
-      };
+        this.options,
+        this.#log.child({ plugin: id }),
+        this.slots,
+        (change) => this.#changed(id, change),
+      );
       this.#plugins.set(id, slot);
     }
     return slot;
@@ -231,92 +132,8 @@ export class PluginHost {
   }
 
   /** Reads, compiles, starts and initializes a plugin (its state is Loaded). */
-  async #load(slot: PluginSlot): Promise<void> {
-    const { runtime, id } = slot;
-    if (runtime.state === null) runtime.transition("loaded");
-    // Durations reported in `plugin info` and the log are measured, not scheduled: the real clock.
-    const started = performance.now();
-    const fail = (reason: string) => {
-      runtime.transition("load_failed", reason);
-    };
-    try {
-      slot.manifest = await readManifest(this.options.pluginsDir, id);
-    } catch (error) {
-      return fail((error as Error).message);
-    }
-    let dir: string;
-    try {
-      const entry = await this.#cache.entryFor(slot.file);
-      dir = entry.dir;
-      slot.sha256 = entry.sha256;
-      slot.compileMs = entry.compileMs;
-    } catch (error) {
-      return fail(`cannot load ${id}.wasm: ${(error as Error).message}`);
-    }
-    const loadStarted = performance.now();
-    slot.facilities ??= await buildContext.facilities(this, slot);
-    this.registrations.begin(id);
-    const context = buildContext.hostContext(this, slot);
-    let proc: PluginProcess;
-    try {
-      proc = await PluginProcess.start(this.#spec(dir), (key, name, args) =>
-        dispatch(context, key, name, args, () => {
-          runtime.counters.capability_refusals++;
-        }), { clock: this.options.clock, log: slot.log, readyMs: LOAD_TIMEOUT_MS });
-    } catch (error) {
-      return fail(`cannot start ${id}: ${(error as Error).message}`);
-    }
-    const missing = missingImports(proc.imports);
-    if (missing.length) {
-      await proc.kill();
-      return fail(`it imports functions this host does not provide: ${missing.slice(0, 5).join(", ")}`);
-    }
-    runtime.attach(proc);
-    try {
-      slot.info = await runtime.init();
-    } catch (error) {
-      await runtime.detach(false);
-      slot.facilities.timers.clearAll();
-      slot.facilities.tcp.closeAll();
-      this.registrations.dropAll(id);
-      runtime.transition(error instanceof InitTimeout ? "init_timeout" : "init_failed", (error as Error).message);
-      return;
-    }
-    slot.loadMs = Math.round(performance.now() - loadStarted);
-    runtime.transition("init_ok");
-    this.registrations.commit(id);
-    this.#subscribe(slot);
-    slot.log.info("plugin ready", {
-      name: String(slot.info?.name ?? id),
-      version: String(slot.info?.version ?? ""),
-      compile_ms: slot.compileMs,
-      load_ms: slot.loadMs,
-      total_ms: Math.round(performance.now() - started),
-    });
-  }
-
-  #spec(dir: string): ProcessSpec {
-    return {
-      deno: "deno",
-      runner: this.#runner,
-      entryDir: dir,
-      maxPages: this.options.limits.max_memory_mb * 16,
-      heapMb: CHILD_HEAP_MB,
-      stackBytes: this.options.limits.max_stack_bytes,
-      env: this.#env(),
-    };
-  }
-
-  #subscribe(slot: PluginSlot): void {
-    if (slot.delivery) return;
-    const kinds = (slot.manifest?.events ?? []).map((k) => DOMAIN_KIND_OF[k]);
-    const addresses = slot.manifest?.capabilities.includes("admin") ?? false;
-    const view = { addresses, nameOf: (id: number) => this.options.core.users.get(id)?.name ?? null };
-    slot.delivery = this.options.bus.deliver(async (item) => {
-      if (item.type !== "event") return;
-      const event = toPluginEvent(item.event, view);
-      if (event) await slot.runtime.deliver(event);
-    }, { name: `plugin:${slot.id}`, kinds, capacity: this.options.limits.event_queue_capacity });
+  #load(slot: PluginSlot): Promise<void> {
+    return loadSlot(this, slot, { cache: this.#cache, runner: this.#runner });
   }
 
   async #unsubscribe(slot: PluginSlot): Promise<void> {
@@ -347,66 +164,18 @@ export class PluginHost {
 
   /** Every plugin. */
   list(): PluginSummary[] {
-    return [...this.#plugins.values()].sort((a, b) => a.id.localeCompare(b.id)).map((s) => this.#summary(s));
-  }
-
-  #summary(s: PluginSlot): PluginSummary {
-    return {
-      id: s.id,
-      name: typeof s.info?.name === "string" ? s.info.name : null,
-      version: typeof s.info?.version === "string" ? s.info.version : null,
-      state: s.runtime.state ? STATE_LABELS[s.runtime.state] : "Loaded",
-      reason: s.runtime.reason,
-      since: s.runtime.since,
-      capabilities: s.manifest?.capabilities ?? [],
-    };
+    return [...this.#plugins.values()].sort((a, b) => a.id.localeCompare(b.id)).map(summaryOf);
   }
 
   /** One plugin in detail, or null. */
   info(id: string): Record<string, unknown> | null {
     const s = this.#plugins.get(id);
-    if (!s) return null;
-    return {
-      ...this.#summary(s),
-      author: typeof s.info?.author === "string" ? s.info.author : null,
-      description: typeof s.info?.description === "string" ? s.info.description : null,
-      file: s.file,
-      sha256: s.sha256,
-      capabilities_file: s.manifest?.sidecar ?? false,
-      events: s.manifest?.events ?? [],
-      pid: s.runtime.process?.pid ?? null,
-      compile_ms: s.compileMs,
-      load_ms: s.loadMs,
-      busy: s.runtime.busy,
-      waiting: s.runtime.waiting,
-      queue: s.delivery?.status() ?? null,
-      counters: { ...s.runtime.counters },
-      timers: s.facilities?.timers.size ?? 0,
-      sockets: s.facilities?.tcp.size ?? 0,
-      ...this.registrations.list(s.id),
-    };
+    return s ? infoOf(s, this.registrations) : null;
   }
 
   /** Figures for `runtime` and `/health/ready`. */
   status(): Record<string, unknown> {
-    const counts = { loaded: 0, enabled: 0, disabled: 0, error: 0 };
-    let overflowed = 0;
-    for (const s of this.#plugins.values()) {
-      if (s.runtime.state) counts[s.runtime.state]++;
-      overflowed += s.delivery?.status().overflowed ?? 0;
-    }
-    return {
-      starting: this.#starting,
-      plugins: this.#plugins.size,
-      ...counts,
-      busy: this.slots.busy,
-      max_event_concurrency: this.slots.capacity,
-      events_overflowed: overflowed,
-      quarantined: [...this.#plugins.values()].filter((s) => s.runtime.state === "error").map((s) => ({
-        id: s.id,
-        reason: s.runtime.reason,
-      })),
-    };
+    return statusOf([...this.#plugins.values()], this.#starting, this.slots);
   }
 
   #known(id: string): PluginSlot {
@@ -425,7 +194,7 @@ export class PluginHost {
         );
       }
       await this.#load(slot);
-      return this.#summary(slot);
+      return summaryOf(slot);
     });
   }
 
@@ -438,7 +207,7 @@ export class PluginHost {
         throw new PluginStateError(`plugin ${id} is ${STATE_LABELS[slot.runtime.state!]} already`);
       }
       await this.#stopProcess(slot, wasEnabled);
-      return this.#summary(slot);
+      return summaryOf(slot);
     });
   }
 
@@ -450,7 +219,7 @@ export class PluginHost {
       slot.runtime.transition("reload");
       await this.#stopProcess(slot, wasEnabled);
       await this.#load(slot);
-      return this.#summary(slot);
+      return summaryOf(slot);
     });
   }
 
@@ -472,7 +241,7 @@ export class PluginHost {
   remove(id: string): Promise<PluginSummary> {
     const slot = this.#known(id);
     return this.#lifecycle(id, async () => {
-      const summary = this.#summary(slot);
+      const summary = summaryOf(slot);
       await this.#forgetNow(slot);
       for (const suffix of [".wasm", ".capabilities.json"]) {
         const path = `${this.options.pluginsDir}/${id}${suffix}`;
@@ -523,21 +292,5 @@ export class PluginHost {
     const secret = this.options.secret;
     this.#nodeKey ??= secret ? NodeKey.fromSecret(secret) : Promise.resolve(null);
     return this.#nodeKey;
-  }
-}
-
-/** No plugin of that id. */
-export class PluginNotFound extends Error {
-  constructor(id: string) {
-    super(`no plugin ${id}`);
-    this.name = "PluginNotFound";
-  }
-}
-
-/** The plugin's state does not allow the action. */
-export class PluginStateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "PluginStateError";
   }
 }

@@ -18,7 +18,9 @@
  */
 
 export { type PluginSystem, startPlugins } from "./wiring.ts";
-export { PluginHost, type PluginHostOptions, type PluginSummary } from "./host.ts";
-export type { ConsoleCommands } from "./registrations.ts";
+export { PluginHost } from "./host.ts";
+export type { PluginHostOptions } from "./host_options.ts";
+export type { PluginSummary } from "./host_views.ts";
+export type { ConsoleCommands } from "./registration_types.ts";
 export { type PluginState, STATE_LABELS } from "./state.ts";
 export { PLUGIN_EVENT_KINDS, type PluginEventKind } from "./events.ts";

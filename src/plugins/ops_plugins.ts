@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { type Actor, OpsError, p, type ServerOp, serverOp } from "../ops/mod.ts";
 import type { PluginHost } from "./host.ts";
-import { PluginNotFound, PluginStateError } from "./host.ts";
+import { PluginNotFound, PluginStateError } from "./host_errors.ts";
 import { toJsonValue } from "./json_value.ts";
 
 /** Maps the host's errors to operation errors. */

@@ -9,60 +9,14 @@
  * worker in Deno 2.9.6). The host functions the guest calls are answered by
  * the {@link HostCallHandler}.
  *
- * Over 300 lines on purpose: the call budget (guest time, wall time,
- * pauses around host functions), the pipe and the process's death are one
- * state machine of one child.
- *
  * @module
  */
 
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
+import { forEachLine } from "../util/lines.ts";
 import { type ChildToHost, encodeFrame, FrameSplitter } from "./child/wire.ts";
-
-/** How to start a plugin's child. */
-export interface ProcessSpec {
-  /** The deno executable. */
-  readonly deno: string;
-  /** Path of `child/runner.ts`. */
-  readonly runner: string;
-  /** The compiled cache entry (the only directory the child may read). */
-  readonly entryDir: string;
-  /** Linear memory cap in 64 KiB pages. */
-  readonly maxPages: number;
-  /** V8 heap cap of the child (MiB). */
-  readonly heapMb: number;
-  /** Stack size (bytes). */
-  readonly stackBytes: number;
-  /** Environment of the child (a clean one: no secrets of the server). */
-  readonly env: Readonly<Record<string, string>>;
-}
-
-/** The answer to a host function call: a value, or `e` for the `err` case of a `result`. */
-export type HostAnswer = { readonly v?: unknown; readonly e?: string };
-
-/** Answers the host functions a guest calls (interface key as jco names it, camelCase function). */
-export type HostCallHandler = (iface: string, fn: string, args: readonly unknown[]) => Promise<HostAnswer>;
-
-/** How a call ended. */
-export type CallOutcome =
-  | { readonly kind: "ok"; readonly value: unknown }
-  /** The export returned its `err` case. */
-  | { readonly kind: "error"; readonly message: string }
-  /** The guest trapped (its instance cannot be entered again). */
-  | { readonly kind: "trap"; readonly message: string }
-  /** The call overran its budget; the process was killed. */
-  | { readonly kind: "timeout"; readonly message: string }
-  /** The process died (out of memory, killed from outside). */
-  | { readonly kind: "crash"; readonly message: string };
-
-/** Time limits of one call. */
-export interface CallLimits {
-  /** The guest's own time (ms). */
-  readonly guestMs: number;
-  /** The whole call, host functions included (ms). */
-  readonly wallMs: number;
-}
+import type { CallLimits, CallOutcome, HostAnswer, HostCallHandler, ProcessSpec } from "./process_types.ts";
 
 /** Lines of the child's stderr logged per process; more are only counted. */
 const STDERR_LINES_LOGGED = 50;
@@ -318,24 +272,9 @@ export class PluginProcess {
     }
   }
 
-  async #readStderr(): Promise<void> {
-    const decoder = new TextDecoderStream();
-    let carry = "";
-    try {
-      for await (const text of this.#child.stderr.pipeThrough(decoder)) {
-        const lines = (carry + text).split("\n");
-        carry = lines.pop() ?? "";
-        for (const line of lines) this.#stderrLine(line);
-        // A line that never ends is cut, not buffered without bound.
-        if (carry.length > 4096) {
-          this.#stderrLine(carry);
-          carry = "";
-        }
-      }
-    } catch {
-      // The pipe closed with the process.
-    }
-    if (carry) this.#stderrLine(carry);
+  #readStderr(): Promise<void> {
+    // A line that never ends is cut, not buffered without bound.
+    return forEachLine(this.#child.stderr, 4096, (line) => this.#stderrLine(line));
   }
 
   #stderrLine(line: string): void {

@@ -15,9 +15,6 @@
  * object returned (event name from its `type`, default `event`) or skip the
  * event on null.
  *
- * Over 300 lines on purpose: routes, streams and handlers follow the same
- * generation rule across reloads, kept in one table per plugin.
- *
  * @module
  */
 
@@ -36,25 +33,7 @@ import { defineOp, OP_NAME, type Operation, type Ops, OpsError } from "../ops/mo
 import { z } from "zod";
 import type { HandlerDescriptor } from "./facilities.ts";
 import { toJsonValue } from "./json_value.ts";
-import type { RequestOutcome } from "./runtime.ts";
-
-/** Console commands plugins add (the console's registry, adapted by the process wiring). */
-export interface ConsoleCommands {
-  /** Adds a command of one to three words; throws when the name is taken. Returns a function removing it. */
-  add(command: {
-    readonly name: string;
-    readonly help: string;
-    run(words: readonly string[]): Promise<string[]>;
-  }): () => void;
-}
-
-/** Calls a plugin's `on-api`. */
-export type PluginCaller = (
-  plugin: string,
-  method: string,
-  args: readonly unknown[],
-  options?: { nested?: boolean },
-) => Promise<RequestOutcome>;
+import { type ConsoleCommands, type PluginCaller, renderLines } from "./registration_types.ts";
 
 interface Registered {
   readonly generation: number;
@@ -296,12 +275,4 @@ export class Registrations {
   #restoreBasicStream(): void {
     if (!this.#streams.get(BASIC_STREAM_PATH)) registerBasicStream(this.#streams);
   }
-}
-
-/** A handler's answer as console lines: strings as they are, other values as JSON. */
-function renderLines(value: unknown): string[] {
-  if (typeof value === "string") return value.split("\n");
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as string[];
-  if (value === null || value === undefined) return [];
-  return JSON.stringify(value, null, 2).split("\n");
 }

@@ -20,7 +20,8 @@
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import { readApiResult, toJsonValue } from "./json_value.ts";
-import type { CallLimits, CallOutcome, PluginProcess } from "./process.ts";
+import type { PluginProcess } from "./process.ts";
+import type { CallLimits, CallOutcome } from "./process_types.ts";
 import type { Slots } from "./slots.ts";
 import { nextState, type PluginState, type PluginTransition, STATE_LABELS } from "./state.ts";
 

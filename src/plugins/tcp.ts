@@ -13,14 +13,12 @@
  * are queued (at most {@link SEND_BUFFER_BYTES} unsent) so a host call never
  * waits for the network.
  *
- * Over 300 lines on purpose: connections and listeners share the handle
- * table, the limits and the notification rule.
- *
  * @module
  */
 
 import { Buffer } from "node:buffer";
 import type { AddressPolicy } from "./address_policy.ts";
+import { resolveHost, splitAddress } from "./tcp_address.ts";
 
 /** Bytes buffered per connection before reading pauses. */
 export const RECV_BUFFER_BYTES = 1024 * 1024;
@@ -54,14 +52,6 @@ interface Listener {
   readonly listener: Deno.TcpListener;
   readonly waiting: bigint[];
   notified: number;
-}
-
-/** Splits `host:port` / `[v6]:port`. */
-export function splitAddress(addr: string): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(addr.trim());
-  const port = Number(m?.[3]);
-  if (!m || port > 65535) throw new RangeError(`invalid address "${addr}" (expected host:port)`);
-  return { host: (m[1] ?? m[2])!, port };
 }
 
 /** One plugin's sockets. */
@@ -299,12 +289,4 @@ export class PluginTcp {
       // Closed.
     }
   }
-}
-
-async function resolveHost(host: string): Promise<string[]> {
-  const [a, aaaa] = await Promise.all([
-    Deno.resolveDns(host, "A").catch(() => [] as string[]),
-    Deno.resolveDns(host, "AAAA").catch(() => [] as string[]),
-  ]);
-  return [...a, ...aaaa];
 }

@@ -11,7 +11,8 @@
  */
 
 import { answerChatCommand } from "./chat_commands.ts";
-import { PluginHost, type PluginHostOptions } from "./host.ts";
+import { PluginHost } from "./host.ts";
+import type { PluginHostOptions } from "./host_options.ts";
 import { extensionOps, fileOps, stateOps } from "./ops_data.ts";
 import { vetoOps } from "./ops_vetoes.ts";
 import { pluginOps } from "./ops_plugins.ts";

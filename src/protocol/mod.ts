@@ -7,4 +7,5 @@
 
 export * from "./codec.ts";
 export * from "./schema.ts";
+export * from "./replies.ts";
 export * from "./framing.ts";

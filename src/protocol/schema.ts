@@ -6,8 +6,9 @@
  * Field names keep the Rust/JSON spelling (`is_host`, `full_combo`) so values
  * can be compared with the reference and serialised to the HTTP API as is.
  *
- * Longer than 300 lines on purpose: the whole wire schema in one file, in
- * wire order, is what makes it checkable against the protocol at a glance.
+ * The whole wire schema is in one file, in wire order, so that it can be
+ * checked against the protocol at a glance; which reply answers which
+ * command is `replies.ts`.
  *
  * @module
  */
@@ -261,52 +262,6 @@ export type ServerCommandType = ServerCommand["type"];
 export type ClientCommandOf<T extends ClientCommandType> = Extract<ClientCommand, { type: T }>;
 /** The server command of one variant. */
 export type ServerCommandOf<T extends ServerCommandType> = Extract<ServerCommand, { type: T }>;
-
-/**
- * Server commands that answer a request. The official client panics when one
- * arrives with no request outstanding (protocol.md §5.5), so the server sends
- * them only as replies.
- */
-export const REPLY_TYPES = [
-  "Authenticate",
-  "Chat",
-  "CreateRoom",
-  "JoinRoom",
-  "LeaveRoom",
-  "LockRoom",
-  "CycleRoom",
-  "SelectChart",
-  "RequestStart",
-  "Ready",
-  "CancelReady",
-  "Played",
-  "Abort",
-  "RoomResponse",
-] as const satisfies readonly ServerCommandType[];
-
-/** The reply variant that answers each client command; `null` = no reply. */
-export const REPLY_OF = {
-  Ping: "Pong",
-  Authenticate: "Authenticate",
-  Chat: "Chat",
-  Touches: null,
-  Judges: null,
-  CreateRoom: "CreateRoom",
-  JoinRoom: "JoinRoom",
-  LeaveRoom: "LeaveRoom",
-  LockRoom: "LockRoom",
-  CycleRoom: "CycleRoom",
-  SelectChart: "SelectChart",
-  RequestStart: "RequestStart",
-  Ready: "Ready",
-  CancelReady: "CancelReady",
-  Played: "Played",
-  Abort: "Abort",
-  ConsoleAuthenticate: "Authenticate",
-  RoomMonitorAuthenticate: "Authenticate",
-  QueryRoomInfo: "RoomResponse",
-  GameMonitorAuthenticate: "Authenticate",
-} as const satisfies { [K in ClientCommandType]: ServerCommandType | null };
 
 /** Protocol version byte the client sends first (protocol.md §1). */
 export const PROTOCOL_VERSION = 1;

@@ -10,8 +10,8 @@
  */
 
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { limitBody } from "../http/body_limit.ts";
 import { jsonError, parseUserId } from "../http/errors.ts";
 import { type SpectatorFiles, spectatorRoutes } from "../http/spectator_page.ts";
 import { roomIdProblem } from "../protocol/mod.ts";
@@ -86,7 +86,8 @@ export function createProxyApp(deps: ProxyAppDeps): Hono {
   );
   app.use(
     "*",
-    bodyLimit({ maxSize: deps.maxBodyBytes ?? 16 * 1024, onError: () => jsonError(413, "request body too large") }),
+    // The game server's body limit (src/http/body_limit.ts): a body of unknown length is read up to the limit only.
+    limitBody(deps.maxBodyBytes ?? 16 * 1024, () => jsonError(413, "request body too large")),
   );
 
   app.get("/rooms/info", async () => {

@@ -8,6 +8,7 @@ import { type ChartHandler, createProxyApp, type RoomSource } from "./app.ts";
 import { ProxyAuth } from "./auth.ts";
 import { Fanout } from "./fanout.ts";
 import { LiveViewers } from "./live.ts";
+import { WsUpgrades } from "../http/ws_upgrade.ts";
 import { RoomCache } from "./room_cache.ts";
 import { LinkUnavailable } from "./link_status.ts";
 import { SessionTokens } from "./session_token.ts";
@@ -37,7 +38,13 @@ async function app(o: { chart?: ChartHandler; db?: Db; rooms?: Partial<RoomSourc
       fanout: new Fanout({ clock }),
       visits: new VisitStore({ db, clock, log }),
       auth,
-      live: new LiveViewers({ address: { hostname: "127.0.0.1", port: 1 }, auth, clock, log }),
+      live: new LiveViewers({
+        address: { hostname: "127.0.0.1", port: 1 },
+        auth,
+        clock,
+        log,
+        upgrades: new WsUpgrades(clock),
+      }),
       cors: { debug: false, origins: [] },
       page: spectatorFiles(log),
       log,

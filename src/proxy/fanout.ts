@@ -16,15 +16,13 @@
  * @module
  */
 
+import { sseComment, sseEvent } from "../http/sse.ts";
+import { concatBytes } from "../util/bytes.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { RoomStreamEvent } from "./room_cache.ts";
 
 /** Response headers of the stream (unbuffered through reverse proxies, spec 1 §2.4 rule 3). */
-export const SSE_HEADERS: Readonly<Record<string, string>> = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
-  "x-accel-buffering": "no",
-};
+export { SSE_HEADERS } from "../http/sse.ts";
 
 /** Options of {@link Fanout}. */
 export interface FanoutOptions {
@@ -42,12 +40,11 @@ export interface FanoutOptions {
 }
 
 const encoder = new TextEncoder();
-const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
+const KEEP_ALIVE = encoder.encode(sseComment("keep-alive"));
 
-/** One SSE frame (spec 1 §6: an `event:` line and one `data:` line of JSON). */
+/** One SSE frame, encoded (spec 1 §6: an `event:` line and one `data:` line of JSON). */
 export function frame(name: string, data: unknown): Uint8Array {
-  // JSON.stringify escapes line breaks inside strings, so the data stays on one line.
-  return encoder.encode(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  return encoder.encode(sseEvent(name, data));
 }
 
 function frameOf(event: RoomStreamEvent): Uint8Array {
@@ -139,7 +136,7 @@ class Subscriber {
     if (this.#queue.length > 0) {
       const chunks = this.#queue;
       this.#queue = [];
-      controller.enqueue(chunks.length === 1 ? chunks[0]! : concat(chunks));
+      controller.enqueue(chunks.length === 1 ? chunks[0]! : concatBytes(chunks));
       return;
     }
     // Ending and drained.
@@ -246,16 +243,4 @@ export class Fanout {
     this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
   }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const c of chunks) total += c.length;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }

@@ -9,16 +9,22 @@
  *
  * The token comes as `?token=` (a browser cannot set headers on a
  * WebSocket) or an `Authorization` header; refusals happen before the
- * upgrade, as JSON. At most `limit` viewers at once.
+ * upgrade, as JSON. At most `limit` viewers at once. Browser messages over
+ * {@link MAX_COMMAND_BYTES} are refused as they arrive (close 1009): the
+ * upgrade goes through the `node:http` listener and the `ws` library
+ * (`src/http/ws_upgrade.ts`, issue 14), not `Deno.upgradeWebSocket`, which
+ * buffers whole messages of up to 64 MiB first.
  *
  * @module
  */
 
 import { type ClientEvent, PhiraClient } from "../client/mod.ts";
 import { jsonError } from "../http/errors.ts";
-import { LiveBridge, SessionUnavailable } from "../http/live_bridge.ts";
+import { LiveBridge, MAX_COMMAND_BYTES, SessionUnavailable } from "../http/live_bridge.ts";
+import { encodeLiveEvent } from "../http/live_protocol.ts";
 import { StreamTracker } from "../http/sse.ts";
 import { isUpgrade } from "../http/ws_events.ts";
+import type { WsUpgrades } from "../http/ws_upgrade.ts";
 import type { Clock } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
 import type { ProxyAuth } from "./auth.ts";
@@ -33,6 +39,8 @@ export interface LiveViewersOptions {
   readonly auth: ProxyAuth;
   readonly clock: Clock;
   readonly log: Logger;
+  /** The listener's upgrades (message limit enforced as frames arrive). */
+  readonly upgrades: WsUpgrades;
   readonly dialer?: Dialer;
   /** Viewers at once (default 256). */
   readonly limit?: number;
@@ -66,17 +74,25 @@ export class LiveViewers {
       return jsonError(400, "the game account token is longer than the game protocol allows (32 bytes)");
     }
     if (this.#tracker.size >= this.#tracker.limit) return jsonError(503, "too many spectators");
-    const { socket, response } = Deno.upgradeWebSocket(req);
-    const bridge = new LiveBridge({
-      socket,
-      token: session.gameToken,
-      open: (onEvent) => this.#connect(onEvent),
-      wsBufferLimit: this.#o.wsBufferLimit ?? 1024 * 1024,
-      onEnd: (b) => this.#tracker.delete(b),
-      onLogin: () => this.#o.log.info("spectator connected", { user: session.id }),
+    return this.#o.upgrades.upgrade(req, MAX_COMMAND_BYTES, (socket) => {
+      // Checked again: other viewers may have arrived during the handshake.
+      if (this.#tracker.size >= this.#tracker.limit) {
+        socket.onopen = () => {
+          socket.send(encodeLiveEvent({ type: "Authenticate", result: { ok: false, error: "too many spectators" } }));
+          socket.close(1013, "too many spectators");
+        };
+        return;
+      }
+      const bridge = new LiveBridge({
+        socket,
+        token: session.gameToken,
+        open: (onEvent) => this.#connect(onEvent),
+        wsBufferLimit: this.#o.wsBufferLimit ?? 1024 * 1024,
+        onEnd: (b) => this.#tracker.delete(b),
+        onLogin: () => this.#o.log.info("spectator connected", { user: session.id }),
+      });
+      this.#tracker.tryAdd(bridge);
     });
-    this.#tracker.tryAdd(bridge);
-    return response;
   }
 
   /** Ends every viewer (shutdown): each leaves its room and closes its session. */

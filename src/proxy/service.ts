@@ -8,7 +8,10 @@
  */
 
 import { migrate, openDb } from "../db/mod.ts";
+import { jsonError } from "../http/errors.ts";
+import { type Front, startFront } from "../http/node_front.ts";
 import { spectatorFiles } from "../http/spectator_page.ts";
+import { WsUpgrades } from "../http/ws_upgrade.ts";
 import { deriveKeys } from "../net/mod.ts";
 import { type FetchLike, Upstream } from "../upstream/mod.ts";
 import { type Clock, SystemClock } from "../util/clock.ts";
@@ -83,7 +86,7 @@ export async function startProxy(options: ProxyOptions, deps: ProxyDeps = {}): P
     { info: KEY_INFOS.seal, length: 32 },
   ])) as [Uint8Array, Uint8Array, Uint8Array];
   const db = await openDb({ url: options.databaseUrl, dataDir: options.dataDir, file: "proxy.sqlite" });
-  let server: Deno.HttpServer<Deno.NetAddr> | null = null;
+  let server: Front | null = null;
   let link: RoomLink | null = null;
   try {
     await migrate(db, "proxy", PROXY_MIGRATIONS);
@@ -104,11 +107,14 @@ export async function startProxy(options: ProxyOptions, deps: ProxyDeps = {}): P
     });
     const upstream = new Upstream({ baseUrl: options.apiBase, clock, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
     const auth = new ProxyAuth({ upstream, tokens: new SessionTokens({ sign, seal }, clock), clock, log });
+    // The listener upgrades WebSockets itself, so that a spectator's oversized message is refused as it arrives.
+    const upgrades = new WsUpgrades(clock);
     const live = new LiveViewers({
       address: options.mpServer,
       auth,
       clock,
       log,
+      upgrades,
       ...(deps.dialer ? { dialer: deps.dialer } : {}),
       ...(deps.maxViewers !== undefined ? { limit: deps.maxViewers } : {}),
     });
@@ -123,17 +129,19 @@ export async function startProxy(options: ProxyOptions, deps: ProxyDeps = {}): P
       log,
       chart: (deps.chart ?? chartServiceHandler)({ cacheDir: options.cacheDir, upstream, clock, log }),
     });
-    server = Deno.serve({
+    server = await startFront({
       hostname: options.host,
       port: options.port,
-      onListen: () => {},
+      fetch: (req) => app.fetch(req),
+      env: (peer) => ({ ip: peer }),
+      upgrades,
       onError: (error) => {
         log.error("HTTP request failed", { error: String(error) });
-        return new Response(JSON.stringify({ error: "internal error", code: 500 }), { status: 500 });
+        return jsonError(500, "internal error");
       },
-    }, app.fetch);
+    });
     link.start();
-    const port = server.addr.port;
+    const port = server.port;
     const shown = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
     log.info("monitor proxy listening", {
       address: options.host,
@@ -159,7 +167,7 @@ export async function startProxy(options: ProxyOptions, deps: ProxyDeps = {}): P
         closing ??= (async () => {
           fanout.closeAll();
           await live.closeAll();
-          await started.shutdown();
+          await started.close();
           await linkRef.stop();
           await visits.stop();
           await db.close();
@@ -167,7 +175,7 @@ export async function startProxy(options: ProxyOptions, deps: ProxyDeps = {}): P
         })(),
     };
   } catch (error) {
-    await server?.shutdown();
+    await server?.close();
     await link?.stop();
     await db.close();
     throw error;

@@ -8,7 +8,7 @@
  */
 
 import type { Logger } from "../util/log.ts";
-import type { ErrorReporter } from "./sentry.ts";
+import type { ErrorReporter } from "./reporter.ts";
 
 /** Exit code after an uncaught error (EX_SOFTWARE). */
 export const EXIT_CRASH = 70;

@@ -5,12 +5,8 @@
  * @module
  */
 
-export {
-  createErrorReporter,
-  type ErrorReporter,
-  MAX_EVENTS_PER_MINUTE,
-  NO_REPORTER,
-  type ReporterOptions,
-} from "./sentry.ts";
+export { createErrorReporter } from "./sentry.ts";
+export { type ErrorReporter, MAX_EVENTS_PER_MINUTE, NO_REPORTER, type ReporterOptions } from "./reporter.ts";
+export { lazyErrorReporter } from "./lazy.ts";
 export { EXIT_CRASH, reportCrashes } from "./crash.ts";
 export { configSecrets, REDACTED, Scrubber } from "./scrub.ts";

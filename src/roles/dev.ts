@@ -7,14 +7,7 @@
  * @module
  */
 
-import {
-  DEFAULT_DEV_UPSTREAM_PORT,
-  DEV_UPSTREAM_PORT_OPTION,
-  devEndpointNotice,
-  devGuide,
-  takeDevUpstreamPort,
-  withDevUpstream,
-} from "../upstream/dev_command.ts";
+import { DEFAULT_DEV_UPSTREAM_PORT, DEV_UPSTREAM_PORT_OPTION, takeDevUpstreamPort } from "./dev_option.ts";
 import { EXIT, print } from "./role.ts";
 import type { OwnOptions, ServerRole } from "./server_role.ts";
 
@@ -43,7 +36,10 @@ export const dev: ServerRole<number | null> = {
   },
   async run(run, port) {
     // Loaded on demand: the other roles never need the development upstream.
-    const { serveDevApi } = await import("../upstream/mod.ts");
+    const [{ serveDevApi }, { devEndpointNotice, devGuide, withDevUpstream }] = await Promise.all([
+      import("../upstream/dev_serve.ts"),
+      import("../upstream/dev_command.ts"),
+    ]);
     let upstream;
     const upstreamPort = port ?? DEFAULT_DEV_UPSTREAM_PORT;
     try {

@@ -2,7 +2,7 @@
  * The program roles of `chorus` (`main.ts` dispatches to them): one module
  * each, listed once in {@link ROLES}. A role brings its own options, usage
  * text (`chorus <role> --help`) and configuration. The game-server roles
- * (`start`, `dev`, `check-config`) share the game server's configuration
+ * (`start`, `dev`, `check-config`, `convert-store`) share the game server's configuration
  * and front end (`server_role.ts`); the load generator has its own options.
  * Other roles (`legacy`, `proxy`, `accounts`, `companions`) are added the
  * same way: a module here and one line in the table.
@@ -14,6 +14,7 @@ import denoConfig from "../../deno.json" with { type: "json" };
 import { accountsRole } from "./accounts.ts";
 import { checkConfig } from "./check_config.ts";
 import { companionsRole } from "./companions.ts";
+import { convertStore } from "./convert_store.ts";
 import { dev } from "./dev.ts";
 import { legacyRole } from "./legacy.ts";
 import { loadRole } from "./load.ts";
@@ -26,7 +27,7 @@ import { start } from "./start.ts";
 export { EXIT, type Role } from "./role.ts";
 
 /** The roles that read the game server's configuration; `start` is the default. */
-const SERVER_ROLES: readonly ServerRole[] = [start, checkConfig, dev] as ServerRole[];
+const SERVER_ROLES: readonly ServerRole[] = [start, checkConfig, dev, convertStore] as ServerRole[];
 
 /** Every role, in the order `chorus help` lists them. */
 export const ROLES: readonly Role[] = [

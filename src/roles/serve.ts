@@ -8,7 +8,7 @@
  */
 
 import { startApp, type StartOptions } from "../app.ts";
-import { reportCrashes } from "../reporting/mod.ts";
+import { reportCrashes } from "../reporting/crash.ts";
 import { StopWatch } from "../app_stop.ts";
 import type { LoadedConfig } from "../config/mod.ts";
 import { SystemClock } from "../util/clock.ts";

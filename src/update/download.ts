@@ -8,7 +8,6 @@
  * @module
  */
 
-import { createSHA256 } from "hash-wasm";
 import { UpdateError } from "./errors.ts";
 import type { Release } from "./manifest.ts";
 
@@ -61,6 +60,8 @@ function reasonOf(error: unknown): string {
 
 /** SHA-256 of a file, read in chunks. */
 export async function sha256File(path: string): Promise<string> {
+  // Loaded with the first download (issue 15 "Load on demand"): most processes never update themselves.
+  const { createSHA256 } = await import("hash-wasm");
   const hasher = await createSHA256();
   hasher.init();
   using file = await Deno.open(path, { read: true });

@@ -15,7 +15,7 @@ import {
   parseCompanionsConfig,
   startCompanions,
 } from "../../src/companions/mod.ts";
-import { ARGON2_TEST, argon2Hasher, joinFragments } from "../../src/companions/passwords.ts";
+import { argon2Hasher, joinFragments, TEST_ARGON2 } from "../../src/companions/passwords.ts";
 import { logRoomEvents } from "../../src/events/mod.ts";
 import { type DevApiServer, serveDevApi } from "../../src/upstream/mod.ts";
 import { LogHub } from "../../src/util/log.ts";
@@ -58,7 +58,7 @@ export async function startCompanionsStack(more: Record<string, unknown> = {}): 
   const serverLog = new LogHub({ level: "info", sink: (line) => file.writeSync(encoder.encode(line + "\n")) });
   const stopRoomLog = logRoomEvents(game.bus, serverLog.logger());
   const upstream = serveDevApi({ port: 0, hostname: "127.0.0.1" });
-  const hasher = argon2Hasher(ARGON2_TEST);
+  const hasher = argon2Hasher(TEST_ARGON2);
   const config = parseCompanionsConfig({
     data_dir: `${dir}/data`,
     game_api_endpoint: upstream.url,

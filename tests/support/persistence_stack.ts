@@ -3,7 +3,7 @@
  * (bans, login journal, bus, auth cache and seen players), on 127.0.0.1
  * with a {@link ManualClock} and the development upstream injected through
  * `fetch`. New data directories are copies of one embedded database made
- * once per test file, so each test skips PGlite's slow first start.
+ * once per test file, so each test skips creating the schema again.
  *
  * @module
  */

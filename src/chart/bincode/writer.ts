@@ -10,6 +10,8 @@
  * @module
  */
 
+import { concatBytes } from "../../util/bytes.ts";
+
 /** Size of the chunks passed to the sink. */
 export const CHUNK_BYTES = 64 * 1024;
 
@@ -157,16 +159,5 @@ export function encodeToBytes(write: (w: BincodeWriter) => void): Uint8Array {
   const w = new BincodeWriter((c) => chunks.push(c));
   write(w);
   w.finish();
-  return concat(chunks);
-}
-
-/** Concatenates chunks. */
-export function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }

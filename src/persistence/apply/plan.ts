@@ -11,8 +11,9 @@
  */
 
 import { fold, type Obj, Plan } from "./fold.ts";
-import { SQL } from "./sql.ts";
+import { SQL as SQL_BY_DIALECT } from "./sql.ts";
 import type { SeqEntry } from "../types.ts";
+import type { Dialect } from "../../db/types.ts";
 
 /** One statement with its parameters. */
 export interface Statement {
@@ -20,7 +21,7 @@ export interface Statement {
   readonly params: readonly unknown[];
 }
 
-/** PostgreSQL text and jsonb cannot hold U+0000 (a client may send it in chat): store U+FFFD instead. */
+/** PostgreSQL text and jsonb cannot hold U+0000 (kept on SQLite too, so both store the same) (a client may send it in chat): store U+FFFD instead. */
 function noNul(_key: string, value: unknown): unknown {
   return typeof value === "string" && value.includes("\0") ? value.replaceAll("\0", "\uFFFD") : value;
 }
@@ -33,15 +34,20 @@ function split<K>(map: Map<K, Obj | null>): [Obj[], K[]] {
   return [set, del];
 }
 
-/** The statements applying `batch` (ascending sequences), ending with the watermark at `through`. */
-export function planBatch(batch: readonly SeqEntry[], through: number, now: number): Statement[] {
+/**
+ * The statements applying `batch` (ascending sequences) in `dialect`, ending
+ * with the watermark at `through`.
+ */
+export function planBatch(batch: readonly SeqEntry[], through: number, now: number, dialect: Dialect): Statement[] {
+  const SQL = SQL_BY_DIALECT[dialect];
   const p = new Plan();
   for (const { seq, entry, body } of batch) fold(p, seq, entry, body);
   const out: Statement[] = [];
-  const add = (sql: string, rows: readonly unknown[]) => {
+  const add = (sql: string | readonly string[], rows: readonly unknown[]) => {
     if (!rows.length) return;
     const json = JSON.stringify(rows);
-    out.push({ sql, params: [json.includes("\\u0000") ? JSON.stringify(rows, noNul) : json] });
+    const params = [json.includes("\\u0000") ? JSON.stringify(rows, noNul) : json];
+    for (const text of typeof sql === "string" ? [sql] : sql) out.push({ sql: text, params });
   };
   add(SQL.users, [...p.users.values()]);
   add(SQL.lastSeen, [...p.lastSeen].map(([user_id, at]) => ({ user_id, at })));

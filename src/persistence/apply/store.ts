@@ -8,6 +8,7 @@
  */
 
 import { planBatch } from "./plan.ts";
+import { SQL } from "./sql.ts";
 import { type Backend, num, type Row, type SqlDb } from "../backends/mod.ts";
 import { errorText, PersistenceError, type SeqEntry } from "../types.ts";
 
@@ -75,6 +76,11 @@ export class Store {
     return true;
   }
 
+  /** Locks the journal state row for the transaction: `FOR UPDATE` on PostgreSQL; SQLite's `BEGIN IMMEDIATE` holds the whole file. */
+  get #forUpdate(): string {
+    return this.db.backend === "postgres" ? " FOR UPDATE" : "";
+  }
+
   /** Checks this store's journal against the row just locked (`FOR UPDATE`). */
   #checkJournal(row: Row | undefined): void {
     if (this.#journalId === null) return;
@@ -103,13 +109,13 @@ export class Store {
       const [row] = await tx.query(
         `SELECT applied_seq${
           this.#journalId === null ? "" : ", journal_id"
-        } FROM journal_state WHERE id = 1 FOR UPDATE`,
+        } FROM journal_state WHERE id = 1${this.#forUpdate}`,
       );
       this.#checkJournal(row);
       const applied = num(row?.applied_seq ?? 0);
       const fresh = batch[0] && batch[0].seq > applied ? batch : batch.filter((b) => b.seq > applied);
       if (fresh.length === 0) return;
-      for (const s of planBatch(fresh, through, now)) await tx.query(s.sql, s.params);
+      for (const s of planBatch(fresh, through, now, this.db.backend)) await tx.query(s.sql, s.params);
     });
   }
 
@@ -117,17 +123,14 @@ export class Store {
   async deadLetter(seq: number, body: string, error: string, attempts: number, now: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       if (this.#journalId !== null) {
-        this.#checkJournal((await tx.query("SELECT journal_id FROM journal_state WHERE id = 1 FOR UPDATE"))[0]);
+        this.#checkJournal((await tx.query(`SELECT journal_id FROM journal_state WHERE id = 1${this.#forUpdate}`))[0]);
       }
       await tx.query(
         `INSERT INTO dead_letters (seq, body, error, attempts, failed_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (seq) DO UPDATE SET error = EXCLUDED.error, attempts = EXCLUDED.attempts, failed_at = EXCLUDED.failed_at`,
         [seq, body, error, attempts, now],
       );
-      await tx.query("UPDATE journal_state SET applied_seq = GREATEST(applied_seq, $1), updated_at = $2 WHERE id = 1", [
-        seq,
-        now,
-      ]);
+      await tx.query(SQL[this.db.backend].watermark, [seq, now]);
     });
   }
 
@@ -160,7 +163,7 @@ export class Store {
   async replayDeadLetter(letter: DeadLetter, now: number): Promise<ReplayOutcome> {
     try {
       const entry = JSON.parse(letter.body);
-      const statements = planBatch([{ seq: letter.seq, entry }], 0, now);
+      const statements = planBatch([{ seq: letter.seq, entry }], 0, now, this.db.backend);
       await this.db.transaction(async (tx) => {
         const gone = await tx.query("DELETE FROM dead_letters WHERE seq = $1 RETURNING seq", [letter.seq]);
         if (gone.length === 0) return; // Replayed meanwhile.

@@ -1,6 +1,6 @@
 /**
  * The one store test suite, run on every backend (issue 5 "two backends
- * that pass one shared test suite"): `store_pglite_test.ts` and
+ * that pass one shared test suite"): `store_sqlite_test.ts` and
  * `store_postgres_test.ts` call {@link storeSuite} with their database.
  *
  * Over 300 lines: it is one conformance suite, run as a whole against each
@@ -77,6 +77,41 @@ async function count(db: SqlDb, table: string, where = "true"): Promise<number> 
 
 type Case = (db: SqlDb, store: Store, q: Queries) => Promise<void>;
 
+/** Drops every table (an empty database, as a first start sees it). */
+async function resetDb(db: SqlDb): Promise<void> {
+  if (db.backend === "postgres") return await db.exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+  const tables = await db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'");
+  for (const { name } of tables) await db.exec(`DROP TABLE "${name}"`);
+}
+
+/** The query plan of `sql` as text (tables are empty: PostgreSQL is told to avoid sequential scans). */
+async function queryPlan(db: SqlDb, sql: string): Promise<string> {
+  if (db.backend === "sqlite") {
+    return (await db.query(`EXPLAIN QUERY PLAN ${sql}`)).map((r) => String(r.detail)).join("\n");
+  }
+  return await db.transaction(async (tx) => {
+    await tx.exec("SET LOCAL enable_seqscan = off");
+    return (await tx.query(`EXPLAIN ${sql}`)).map((r) => String(Object.values(r)[0])).join("\n");
+  });
+}
+
+/** `table.col` of every single-column index on a time column (`(col NULLS FIRST)` on PostgreSQL). */
+async function indexedColumns(db: SqlDb): Promise<string[]> {
+  if (db.backend === "sqlite") {
+    const rows = await db.query(
+      `SELECT m.tbl_name AS t, i.name AS c FROM sqlite_master m, pragma_index_info(m.name) i
+       WHERE m.type = 'index' AND m.sql IS NOT NULL
+         AND (SELECT COUNT(*) FROM pragma_index_info(m.name)) = 1`,
+    );
+    return rows.map((r) => `${r.t}.${r.c}`);
+  }
+  return (await db.query("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'"))
+    .flatMap((r) => {
+      const col = /\((\w+) NULLS FIRST\)$/.exec(String(r.indexdef))?.[1];
+      return col ? [`${r.tablename}.${col}`] : [];
+    });
+}
+
 const CASES: [string, Case][] = [
   ["migrations record the schema version and are idempotent", async (db) => {
     const again = await migrate(db, log, T0);
@@ -86,7 +121,7 @@ const CASES: [string, Case][] = [
     assert.deepEqual(rows.slice(0, 3).map((r) => r.version), [1, 2, 3]);
   }],
   ["a database of schema version 1 is migrated with its rows kept", async (db, store) => {
-    await db.exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+    await resetDb(db);
     await migrate(db, log, T0, MIGRATIONS.slice(0, 1));
     await db.query("INSERT INTO events (seq, kind, hidden, payload, created_at) VALUES (1, 'x', false, '{}', $1)", [
       T0,
@@ -100,17 +135,22 @@ const CASES: [string, Case][] = [
   ["every retention time column a rule may pick has an index the retention queries use", async (db) => {
     for (const [table, t] of Object.entries(RETENTION_TABLES)) {
       for (const col of t.cols) {
-        const plans = await db.transaction(async (tx) => {
-          // Tables are empty here: forbid sequential scans so the plan shows whether an index can serve.
-          await tx.exec("SET LOCAL enable_seqscan = off");
-          const plan = async (sql: string) =>
-            (await tx.query(`EXPLAIN ${sql}`)).map((r) => String(Object.values(r)[0])).join("\n");
-          // The same queries as runRetention's chunks (retention/retention.ts).
-          return [
-            await plan(`SELECT ctid FROM ${table} WHERE ${col} < 5 LIMIT 10`),
-            await plan(`SELECT ctid FROM ${table} ORDER BY ${col} ASC NULLS FIRST LIMIT 10`),
-          ];
-        });
+        // The same queries as runRetention's chunks (retention/retention.ts).
+        const id = db.backend === "postgres" ? "ctid" : "rowid";
+        const plans = [
+          await queryPlan(db, `SELECT ${id} FROM ${table} WHERE ${col} < 5 LIMIT 10`),
+          await queryPlan(db, `SELECT ${id} FROM ${table} ORDER BY ${col} ASC NULLS FIRST LIMIT 10`),
+        ];
+        if (db.backend === "sqlite") {
+          assert.match(
+            plans[0]!,
+            new RegExp(`USING (COVERING )?INDEX \\w+ \\(${col}<\\?\\)`),
+            `${table}.${col}: ${plans[0]}`,
+          );
+          assert.match(plans[1]!, /USING (COVERING )?INDEX/, `${table}.${col}: ${plans[1]}`);
+          assert.doesNotMatch(plans[1]!, /TEMP B-TREE/, `${table}.${col}: oldest first straight from the index`);
+          continue;
+        }
         for (const p of plans) assert.match(p, /Index (Only )?Scan|Bitmap Index Scan/, `${table}.${col}: ${p}`);
         assert.match(
           plans[0]!,
@@ -122,19 +162,13 @@ const CASES: [string, Case][] = [
     }
   }],
   ["a database of schema version 3 gains the indexes on the other retention time columns, rows kept", async (db) => {
-    await db.exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+    await resetDb(db);
     await migrate(db, log, T0, MIGRATIONS.slice(0, 3));
     await db.query(
       "INSERT INTO user_room_history (seq, user_id, room_id, room_uuid, monitor, joined_at) VALUES (1, 7, 'r', 'u', false, $1)",
       [T0],
     );
-    // `table.col` of every single-column `(col NULLS FIRST)` index.
-    const indexed = async () =>
-      (await db.query("SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = 'public'"))
-        .flatMap((r) => {
-          const col = /\((\w+) NULLS FIRST\)$/.exec(String(r.indexdef))?.[1];
-          return col ? [`${r.tablename}.${col}`] : [];
-        });
+    const indexed = () => indexedColumns(db);
     const others = Object.entries(RETENTION_TABLES).flatMap(([table, t]) =>
       t.cols.slice(1).map((c) => `${table}.${c}`)
     );
@@ -171,7 +205,8 @@ const CASES: [string, Case][] = [
       new RegExp(`Cannot migrate the database to schema version ${next} \\(broken\\): .*no_such_fn`),
     );
     assert.equal(await count(db, "schema_version"), MIGRATIONS.length);
-    assert.equal(await count(db, "pg_tables", "tablename = 'half'"), 0);
+    const tables = db.backend === "postgres" ? ["pg_tables", "tablename"] : ["sqlite_master", "name"];
+    assert.equal(await count(db, tables[0]!, `${tables[1]} = 'half'`), 0);
   }],
   ["logins make users, visits and IP history; a batch applied twice changes nothing", async (db, store, q) => {
     const batch = await apply(store, [
@@ -206,6 +241,28 @@ const CASES: [string, Case][] = [
     ]);
     assert.equal((await q.user(100))!.login_count, 4);
     assert.equal((await q.user(100))!.last_seen_at, T0 + 99);
+  }],
+  ["revoked logins are taken back once: counts, addresses, users left without a login", async (db, store, q) => {
+    const revoke = (user: number, at: number, ip = "10.0.0.1"): JournalEntry => ({
+      t: "login.revoked",
+      user,
+      ip,
+      session: at,
+      instance: "inst-1",
+      reason: "auth",
+      at: at + 1,
+    });
+    await apply(store, [login(100, T0, "10.0.0.1"), login(100, T0 + 10, "10.0.0.2"), login(200, T0 + 20)]);
+    // A revocation twice in one batch, and a login revoked in the batch that journaled it.
+    await apply(store, [revoke(100, T0 + 10, "10.0.0.2"), revoke(100, T0 + 10, "10.0.0.2"), revoke(200, T0 + 20)]);
+    await apply(store, [login(300, T0 + 30), revoke(300, T0 + 30)]);
+    await apply(store, [revoke(100, T0 + 10, "10.0.0.2")]); // Already taken back: nothing changes.
+    assert.equal((await q.user(100))!.login_count, 1);
+    assert.deepEqual((await q.ipHistory(100)).map((r) => [r.ip, r.use_count]), [["10.0.0.1", 1]]);
+    assert.equal(await q.user(200), null, "a user without any login is gone");
+    assert.equal(await q.user(300), null);
+    assert.deepEqual(await q.ipHistory(200), []);
+    assert.equal(await count(db, "visits"), 1);
   }],
   ["room and round events make history, rounds and results", async (db, store, q) => {
     const joined = (user: number, time: number) =>
@@ -585,7 +642,7 @@ export function storeSuite(
       try {
         for (const [label, fn] of CASES) {
           await t.step(label, async () => {
-            await db.exec("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+            await resetDb(db);
             await migrate(db, log, T0);
             await fn(db, new Store(db), new Queries(db));
           });

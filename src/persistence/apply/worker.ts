@@ -196,7 +196,12 @@ export class ApplyWorker {
         await new Promise<void>((resolve) => (this.#signal = resolve));
         continue;
       }
-      if (batch.length) await this.#apply(batch);
+      if (batch.length) {
+        await this.#apply(batch);
+        // Let timers and sockets run between batches: an embedded store (SQLite) applies synchronously, so
+        // without this a backlog would be applied batch after batch within one turn of the event loop.
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      }
     }
   }
 

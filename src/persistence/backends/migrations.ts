@@ -8,12 +8,19 @@
  * Time columns are BIGINT milliseconds since the epoch; `seq` columns are
  * journal sequences (one global sequence, issue 5).
  *
+ * Written once for both dialects (SQLite and PostgreSQL): the common subset
+ * of SQL plus the macros of `src/db/migrate.ts` — `{{json}}` for a JSON
+ * column, `{{nulls_first}}` after an index column. Append-only: a released
+ * step's text never changes what it does on a database that ran it.
+ *
  * @module
  */
 
 import type { Logger } from "../../util/log.ts";
+import { expandMacros } from "../../db/migrate.ts";
 import type { SqlDb } from "./sql_db.ts";
 import { num } from "./sql_db.ts";
+import { isDiskFull } from "../error_text.ts";
 import { errorText, PersistenceError } from "../types.ts";
 
 /** One schema change. */
@@ -47,7 +54,7 @@ CREATE TABLE user_bans (user_id BIGINT PRIMARY KEY, reason TEXT NOT NULL, banned
 CREATE TABLE ip_bans (ip TEXT PRIMARY KEY, reason TEXT NOT NULL, banned_at BIGINT NOT NULL);
 CREATE TABLE rounds (
   round_uuid TEXT PRIMARY KEY, room_id TEXT NOT NULL, room_uuid TEXT NOT NULL, chart_id BIGINT NOT NULL,
-  chart_name TEXT NOT NULL, players JSONB NOT NULL, aborted JSONB NOT NULL DEFAULT '[]', started_at BIGINT NOT NULL,
+  chart_name TEXT NOT NULL, players {{json}} NOT NULL, aborted {{json}} NOT NULL DEFAULT '[]', started_at BIGINT NOT NULL,
   finished_at BIGINT, interrupted BOOLEAN NOT NULL DEFAULT false, seq BIGINT NOT NULL);
 CREATE INDEX rounds_room ON rounds (room_id, started_at);
 CREATE TABLE round_results (
@@ -62,19 +69,19 @@ CREATE TABLE round_player_data (
   last_at BIGINT NOT NULL, PRIMARY KEY (round_uuid, player_id));
 CREATE TABLE telemetry_batches (
   seq BIGINT PRIMARY KEY, kind TEXT NOT NULL, room_id TEXT NOT NULL, round_uuid TEXT, player_id BIGINT NOT NULL,
-  item_count INT NOT NULL, items JSONB NOT NULL, first_at BIGINT NOT NULL, created_at BIGINT NOT NULL);
+  item_count INT NOT NULL, items {{json}} NOT NULL, first_at BIGINT NOT NULL, created_at BIGINT NOT NULL);
 CREATE INDEX telemetry_batches_kind ON telemetry_batches (kind, seq);
-CREATE TABLE room_snapshots (room_id TEXT PRIMARY KEY, payload JSONB NOT NULL, updated_at BIGINT NOT NULL, seq BIGINT NOT NULL);
+CREATE TABLE room_snapshots (room_id TEXT PRIMARY KEY, payload {{json}} NOT NULL, updated_at BIGINT NOT NULL, seq BIGINT NOT NULL);
 CREATE TABLE events (
   seq BIGINT PRIMARY KEY, kind TEXT NOT NULL, room_id TEXT, user_id BIGINT, hidden BOOLEAN NOT NULL,
-  payload JSONB NOT NULL, created_at BIGINT NOT NULL);
+  payload {{json}} NOT NULL, created_at BIGINT NOT NULL);
 CREATE INDEX events_created ON events (created_at);
 CREATE TABLE server_instances (
   instance_id TEXT PRIMARY KEY, pid BIGINT NOT NULL, host TEXT NOT NULL, started_at BIGINT NOT NULL,
   last_alive_at BIGINT NOT NULL, stopped_at BIGINT);
-CREATE TABLE settings (key TEXT PRIMARY KEY, value JSONB NOT NULL, updated_at BIGINT NOT NULL);
+CREATE TABLE settings (key TEXT PRIMARY KEY, value {{json}} NOT NULL, updated_at BIGINT NOT NULL);
 CREATE TABLE benchmark_reports (
-  seq BIGINT PRIMARY KEY, report_id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, report JSONB NOT NULL,
+  seq BIGINT PRIMARY KEY, report_id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, report {{json}} NOT NULL,
   created_at BIGINT NOT NULL);
 CREATE TABLE retention_policies (
   scope TEXT PRIMARY KEY, time_col TEXT NOT NULL, days INT, max_rows BIGINT, updated_at BIGINT NOT NULL);
@@ -94,17 +101,17 @@ CREATE TABLE dead_letters (
  */
 const V2 = `
 DROP INDEX events_created;
-CREATE INDEX events_created ON events (created_at NULLS FIRST);
-CREATE INDEX visits_connected ON visits (connected_at NULLS FIRST);
-CREATE INDEX user_room_history_joined ON user_room_history (joined_at NULLS FIRST);
-CREATE INDEX rounds_started ON rounds (started_at NULLS FIRST);
-CREATE INDEX round_results_created ON round_results (created_at NULLS FIRST);
-CREATE INDEX server_instances_alive ON server_instances (last_alive_at NULLS FIRST);
-CREATE INDEX telemetry_batches_created ON telemetry_batches (created_at NULLS FIRST);
-CREATE INDEX round_player_data_last ON round_player_data (last_at NULLS FIRST);
-CREATE INDEX ip_history_last_seen ON ip_history (last_seen_at NULLS FIRST);
-CREATE INDEX benchmark_reports_created ON benchmark_reports (created_at NULLS FIRST);
-CREATE INDEX dead_letters_failed ON dead_letters (failed_at NULLS FIRST);
+CREATE INDEX events_created ON events (created_at{{nulls_first}});
+CREATE INDEX visits_connected ON visits (connected_at{{nulls_first}});
+CREATE INDEX user_room_history_joined ON user_room_history (joined_at{{nulls_first}});
+CREATE INDEX rounds_started ON rounds (started_at{{nulls_first}});
+CREATE INDEX round_results_created ON round_results (created_at{{nulls_first}});
+CREATE INDEX server_instances_alive ON server_instances (last_alive_at{{nulls_first}});
+CREATE INDEX telemetry_batches_created ON telemetry_batches (created_at{{nulls_first}});
+CREATE INDEX round_player_data_last ON round_player_data (last_at{{nulls_first}});
+CREATE INDEX ip_history_last_seen ON ip_history (last_seen_at{{nulls_first}});
+CREATE INDEX benchmark_reports_created ON benchmark_reports (created_at{{nulls_first}});
+CREATE INDEX dead_letters_failed ON dead_letters (failed_at{{nulls_first}});
 `;
 
 /**
@@ -122,12 +129,12 @@ const V3 = `ALTER TABLE journal_state ADD COLUMN journal_id TEXT;`;
  * `finished_at` are NULL while a visit or round is still open).
  */
 const V4 = `
-CREATE INDEX user_room_history_left ON user_room_history (left_at NULLS FIRST);
-CREATE INDEX rounds_finished ON rounds (finished_at NULLS FIRST);
-CREATE INDEX server_instances_started ON server_instances (started_at NULLS FIRST);
-CREATE INDEX telemetry_batches_first ON telemetry_batches (first_at NULLS FIRST);
-CREATE INDEX round_player_data_first ON round_player_data (first_at NULLS FIRST);
-CREATE INDEX ip_history_first_seen ON ip_history (first_seen_at NULLS FIRST);
+CREATE INDEX user_room_history_left ON user_room_history (left_at{{nulls_first}});
+CREATE INDEX rounds_finished ON rounds (finished_at{{nulls_first}});
+CREATE INDEX server_instances_started ON server_instances (started_at{{nulls_first}});
+CREATE INDEX telemetry_batches_first ON telemetry_batches (first_at{{nulls_first}});
+CREATE INDEX round_player_data_first ON round_player_data (first_at{{nulls_first}});
+CREATE INDEX ip_history_first_seen ON ip_history (first_seen_at{{nulls_first}});
 `;
 
 /** Every migration, in version order. */
@@ -163,7 +170,8 @@ export async function migrate(
 ): Promise<MigrateResult> {
   const latest = migrations.at(-1)?.version ?? 0;
   return await db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    // SQLite: the transaction (BEGIN IMMEDIATE) holds the file's write lock already.
+    if (db.backend === "postgres") await tx.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await tx.exec(
       "CREATE TABLE IF NOT EXISTS schema_version (version INT PRIMARY KEY, applied_at BIGINT NOT NULL, description TEXT NOT NULL)",
     );
@@ -179,16 +187,18 @@ export async function migrate(
     for (const m of migrations) {
       if (m.version <= from) continue;
       try {
-        await tx.exec(m.sql);
+        await tx.exec(expandMacros(m.sql, db.backend, `migration ${m.version}`));
         await tx.query("INSERT INTO schema_version (version, applied_at, description) VALUES ($1, $2, $3)", [
           m.version,
           now,
           m.description,
         ]);
       } catch (error) {
+        const why = errorText(error);
+        const advice = isDiskFull(why) ? "; free space on the disk that holds the database and start again" : "";
         throw new PersistenceError(
           "migration_failed",
-          `Cannot migrate the database to schema version ${m.version} (${m.description}): ${errorText(error)}`,
+          `Cannot migrate the database to schema version ${m.version} (${m.description}): ${why}${advice}`,
           { cause: error },
         );
       }

@@ -11,18 +11,14 @@
 import postgres from "postgres";
 import type { Logger } from "../../util/log.ts";
 import { PostgresOwnerLock } from "./postgres_owner_lock.ts";
+import { describeUrl } from "./postgres_url.ts";
 import type { Queryable, Row, SqlDb } from "./sql_db.ts";
 import { errorText, PersistenceError } from "../types.ts";
 
 type Sql = postgres.Sql<Record<string, never>>;
 type Tx = postgres.TransactionSql<Record<string, never>>;
 
-/** Where a URL points, without credentials (for messages). */
-export function describeUrl(url: string): { host: string; database: string } {
-  const u = new URL(url);
-  const database = decodeURIComponent(u.pathname.replace(/^\//, "")) || decodeURIComponent(u.username) || "postgres";
-  return { host: u.host || "localhost", database };
-}
+export { describeUrl };
 
 function connect(url: string, max: number): Sql {
   return postgres(url, {

@@ -1,11 +1,15 @@
 /**
- * The small SQL seam both backends implement (platform.md §4: "write
- * PostgreSQL-dialect SQL once, behind a small adapter with query and
- * transaction"). Rows come back with int8 values as numbers on both
- * backends (postgres.js returns strings unless told otherwise).
+ * The small SQL seam both backends implement (platform.md §4: a small
+ * adapter with query and transaction): SQLite (embedded default, the one
+ * adapter of `src/db/sqlite.ts`) and PostgreSQL. Statements are written in
+ * the common subset of both dialects, with a variant per dialect where they
+ * differ (`apply/sql.ts`). Rows come back with int8 values as numbers,
+ * booleans as booleans and JSON columns parsed on both backends.
  *
  * @module
  */
+
+import type { Dialect } from "../../db/types.ts";
 
 /** A result row. */
 export type Row = Record<string, unknown>;
@@ -18,15 +22,15 @@ export interface Queryable {
   exec(script: string): Promise<void>;
 }
 
-/** Which backend a database is. */
-export type Backend = "pglite" | "postgres";
+/** Which backend a database is (and so which SQL dialect it speaks). */
+export type Backend = Dialect;
 
 /** A database connection (pool) of either backend. */
 export interface SqlDb extends Queryable {
   readonly backend: Backend;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Makes everything committed so far survive a power loss (PGlite runs with fsync off). */
+  /** Makes everything committed so far survive a power loss (the embedded store commits without an fsync). */
   checkpoint(): Promise<void>;
   /** Takes the database's owner lock again if it was lost (PostgreSQL; `postgres_owner_lock.ts`). */
   keepOwnerLock?(): Promise<void>;
@@ -37,6 +41,14 @@ export interface SqlDb extends Queryable {
 const TRANSIENT_SQLSTATE_CLASSES = ["08", "53", "57", "58"];
 /** Single SQLSTATEs worth retrying: serialization failure, deadlock. */
 const TRANSIENT_SQLSTATES = ["40001", "40P01"];
+/**
+ * SQLite primary result codes of a busy or locked file, an I/O error and a
+ * full disk (`node:sqlite` errors carry them as `errcode`, possibly
+ * extended, except errors of `exec`, which carry only the message).
+ */
+const TRANSIENT_SQLITE_CODES = [5, 6, 10, 13];
+/** The messages of those codes. */
+const TRANSIENT_SQLITE_TEXT = /database is locked|database table is locked|disk I\/O error|database or disk is full/;
 /** Client-side codes of postgres.js and Node for a lost or refused connection. */
 const CONNECTION_CODES = [
   "CONNECTION_CLOSED",
@@ -63,6 +75,11 @@ export function isTransientDbError(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code !== "string") return false;
+  if (code === "ERR_SQLITE_ERROR") {
+    const { errcode, message } = error as { errcode?: unknown; message?: unknown };
+    if (typeof errcode === "number") return TRANSIENT_SQLITE_CODES.includes(errcode & 0xff);
+    return typeof message === "string" && TRANSIENT_SQLITE_TEXT.test(message);
+  }
   if (CONNECTION_CODES.includes(code) || TRANSIENT_SQLSTATES.includes(code)) return true;
   return /^[0-9A-Z]{5}$/.test(code) && TRANSIENT_SQLSTATE_CLASSES.includes(code.slice(0, 2));
 }

@@ -5,7 +5,7 @@ import { LogHub } from "../../util/log.ts";
 import { Journal } from "./journal.ts";
 import { JOURNAL_ID_FILE } from "./identity.ts";
 import { openPersistence } from "../persistence.ts";
-import { PgliteDb } from "../backends/pglite_db.ts";
+import { SqliteStoreDb } from "../backends/sqlite_store_db.ts";
 import { JournalMismatchError, Store } from "../apply/store.ts";
 
 const quiet = () => new LogHub({ level: "debug", sink: () => {} });
@@ -19,7 +19,7 @@ async function unapplied(dataDir: string, keys: string[], clock = new ManualCloc
 }
 
 Deno.test("journal identity: the database counts one journal; others fail closed", async (t) => {
-  const db = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const clock = new ManualClock();
   const dirs: string[] = [];
   const fresh = async () => {
@@ -100,7 +100,7 @@ Deno.test("journal identity: the database counts one journal; others fail closed
 });
 
 Deno.test("journal identity: a gap between the applied sequence and the journal is warned about", async () => {
-  const db = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const dataDir = await Deno.makeTempDir();
   try {
     const clock = new ManualClock();
@@ -127,7 +127,7 @@ Deno.test("journal identity: a gap between the applied sequence and the journal 
 });
 
 Deno.test("journal identity: a database taken over while running makes records wait, not vanish", async () => {
-  const db = await PgliteDb.open();
+  const db = SqliteStoreDb.open(":memory:");
   const dataDir = await Deno.makeTempDir();
   try {
     const clock = new ManualClock();

@@ -5,17 +5,20 @@
  * `table_retention` rule per table that replaces the default of that table:
  * `days` deletes older rows, `max_rows` cuts the table to 80 % of the cap
  * (oldest first). Runs hourly in chunks of a few thousand rows with a yield
- * between them, so it never holds the store (or, with PGlite, the event
- * loop) for long. Every time column a rule may pick has an index
- * `(col NULLS FIRST)` (schema version 2 for the defaults, 4 for the others),
- * which serves both `col < cutoff` and the oldest-first order of `max_rows`.
+ * between them, so it never holds the store (or, with SQLite, which runs in
+ * this thread, the event loop) for long. Every time column a rule may pick
+ * has an index `(col NULLS FIRST)` (schema version 2 for the defaults, 4 for
+ * the others), which serves both `col < cutoff` and the oldest-first order
+ * of `max_rows`. Chunks pick rows by physical id: `ctid` on PostgreSQL,
+ * `rowid` on SQLite.
  *
  * @module
  */
 
 import { RETENTION_TIME_COLUMNS, type RetentionTable } from "../../config/retention_tables.ts";
 import type { Logger } from "../../util/log.ts";
-import { num, type Queryable } from "../backends/mod.ts";
+import type { Backend, Queryable, SqlDb } from "../backends/mod.ts";
+import { num } from "../backends/mod.ts";
 import type { RetentionPolicy } from "../types.ts";
 
 /** Which default applies to a table. */
@@ -105,11 +108,15 @@ export interface RetentionResult {
 
 const DAY_MS = 86_400_000;
 
-/** Lets timers and socket I/O run between chunks (PGlite works on the main thread). */
+/** The physical row id of each dialect. */
+const ROW_ID: Readonly<Record<Backend, string>> = { postgres: "ctid", sqlite: "rowid" };
+
+/** Lets timers and socket I/O run between chunks (SQLite works on the main thread). */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function deleteChunked(
   db: Queryable,
+  id: string,
   table: string,
   select: string,
   params: unknown[],
@@ -119,11 +126,8 @@ async function deleteChunked(
   let total = 0;
   while (total < limit) {
     const n = Math.min(chunk, limit - total);
-    const [row] = await db.query(
-      `WITH d AS (DELETE FROM ${table} WHERE ctid IN (${select} LIMIT ${n}) RETURNING 1) SELECT COUNT(*) AS n FROM d`,
-      params,
-    );
-    const deleted = num(row?.n ?? 0);
+    const deleted = (await db.query(`DELETE FROM ${table} WHERE ${id} IN (${select} LIMIT ${n}) RETURNING 1`, params))
+      .length;
     total += deleted;
     if (deleted < n) break;
     await yieldToEventLoop();
@@ -133,13 +137,14 @@ async function deleteChunked(
 
 /** Applies `policies` once. Table and column names come from {@link RETENTION_TABLES} only. */
 export async function runRetention(
-  db: Queryable,
+  db: SqlDb,
   policies: readonly RetentionPolicy[],
   now: number,
   log: Logger,
   chunk = 5000,
 ): Promise<RetentionResult[]> {
   const results: RetentionResult[] = [];
+  const id = ROW_ID[db.backend];
   for (const p of policies) {
     const t = RETENTION_TABLES[p.table];
     if (!t || !t.cols.includes(p.time_col)) continue;
@@ -149,8 +154,9 @@ export async function runRetention(
       const cutoff = now - p.days * DAY_MS;
       byAge = await deleteChunked(
         db,
+        id,
         p.table,
-        `SELECT ctid FROM ${p.table} WHERE ${p.time_col} < $1`,
+        `SELECT ${id} FROM ${p.table} WHERE ${p.time_col} < $1`,
         [cutoff],
         Infinity,
         chunk,
@@ -163,8 +169,9 @@ export async function runRetention(
         const excess = count - Math.floor(p.max_rows * 0.8);
         byRows = await deleteChunked(
           db,
+          id,
           p.table,
-          `SELECT ctid FROM ${p.table} ORDER BY ${p.time_col} ASC NULLS FIRST`,
+          `SELECT ${id} FROM ${p.table} ORDER BY ${p.time_col} ASC NULLS FIRST`,
           [],
           excess,
           chunk,

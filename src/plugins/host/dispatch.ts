@@ -12,7 +12,7 @@
 
 import { OpsError } from "../../ops/mod.ts";
 import { apiError, apiOk } from "../json_value.ts";
-import type { HostAnswer } from "../process.ts";
+import type { HostAnswer } from "../process_types.ts";
 import { CONFIG, CRYPTO, HANDLER, HOST_LOCAL, ROOM_STATE, TCP, TIMER } from "./fn_local.ts";
 import { ADMIN, HOST_SERVER, MESSAGING, PERSISTENCE, QUERY, ROOM_MGMT, RUNTIME, USER_MGMT } from "./fn_server.ts";
 import type { HostContext, HostFunction, InterfaceTable } from "./table.ts";

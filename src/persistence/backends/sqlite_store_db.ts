@@ -1,0 +1,73 @@
+/**
+ * The embedded store (issue 15 "a light embedded default store"): one
+ * SQLite file under `data_dir` through the roles' adapter (`src/db/sqlite.ts`,
+ * Deno's built-in `node:sqlite`) behind the {@link SqlDb} seam.
+ *
+ * Durability: WAL with `synchronous = NORMAL`. A commit writes the log
+ * without an fsync, so an apply batch never blocks the event loop on the
+ * disk; a crash of the process loses nothing committed, a power loss may
+ * lose the newest commits, whose records the journal still holds (their
+ * watermark rolls back with them, so they are applied again exactly once).
+ * {@link SqliteStoreDb.checkpoint} — run before journal segments are
+ * deleted (`persistence_jobs.ts` `compact`) — writes the log into the file
+ * and fsyncs both, so what the journal lets go of has survived a power loss.
+ *
+ * @module
+ */
+
+import { SqliteDb } from "../../db/sqlite.ts";
+import type { DbParam } from "../../db/types.ts";
+import type { Queryable, Row, SqlDb } from "./sql_db.ts";
+
+/**
+ * Bytes of record JSON per apply transaction on SQLite (the apply worker's
+ * `maxBatchBytes`; 8 MiB on PostgreSQL). SQLite runs in this thread, so a
+ * transaction blocks the event loop while it runs; telemetry, the bulk of
+ * the bytes, stores at ~10 ms per 100 KiB (BENCHMARKS.md "Embedded store"),
+ * so a batch stays near 25 ms. A single larger record is applied alone.
+ */
+export const SQLITE_APPLY_BATCH_BYTES = 256 * 1024;
+
+/** File name of the embedded store inside `data_dir`. */
+export const SQLITE_FILE = "chorus.sqlite";
+
+/** The embedded SQLite store. */
+export class SqliteStoreDb implements SqlDb {
+  readonly backend = "sqlite" as const;
+  readonly #db: SqliteDb;
+
+  private constructor(db: SqliteDb) {
+    this.#db = db;
+  }
+
+  /** Opens (creating when missing) the store at `path` (`:memory:` for tests). The caller holds the owner lock. */
+  static open(path: string): SqliteStoreDb {
+    return new SqliteStoreDb(SqliteDb.open(path, "normal"));
+  }
+
+  query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.#db.query<T>(sql, params as readonly DbParam[]);
+  }
+
+  exec(script: string): Promise<void> {
+    return this.#db.exec(script);
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#db.transaction((tx) =>
+      fn({
+        query: <R extends Row = Row>(sql: string, params: readonly unknown[] = []) =>
+          tx.query<R>(sql, params as readonly DbParam[]),
+        exec: (script: string) => tx.exec(script),
+      })
+    );
+  }
+
+  checkpoint(): Promise<void> {
+    return this.#db.checkpoint();
+  }
+
+  close(): Promise<void> {
+    return this.#db.close();
+  }
+}
