@@ -35,6 +35,8 @@ export interface ReplayWriterOptions {
   readonly maxPendingBytes?: number;
   /** fsync (data) after every chunk, before its segment is reported (default false). */
   readonly sync?: boolean;
+  /** Runs once a deferred writer's file exists, before anything else is written to it. */
+  readonly created?: (path: string) => Promise<void>;
 }
 
 /** Figures of a writer. */
@@ -104,6 +106,7 @@ export class ReplayWriter {
         try {
           writer.#file = await createFile(path, header, writer.#sync);
           writer.#path = path;
+          await options.created?.(path);
           return;
         } catch (error) {
           if (!(error instanceof Deno.errors.AlreadyExists)) throw error;

@@ -128,6 +128,17 @@ export const SQL = {
     SELECT $2::bigint + x.i - 1, x.b->>'kind', x.b->>'room', x.b->>'round', (x.b->>'user')::bigint,
       jsonb_array_length(x.b->'items'), x.b->'items', (x.b->>'first_at')::bigint, (x.b->>'last_at')::bigint
     FROM jsonb_array_elements($1::text::jsonb->'batches') WITH ORDINALITY AS x(b, i) ON CONFLICT DO NOTHING`,
+  segments: `INSERT INTO telemetry_segments (seq, file_path, file_offset, byte_count, room_id, round_uuid, player_id,
+      touch_count, judge_count, touch_items, judge_items, first_at, created_at)
+    SELECT seq, file_path, file_offset, byte_count, room_id, round_uuid, player_id, touch_count, judge_count,
+      touch_items, judge_items, first_at, created_at
+    FROM ${
+    rows(
+      "seq bigint, file_path text, file_offset bigint, byte_count bigint, room_id text, round_uuid text, " +
+        "player_id bigint, touch_count int, judge_count int, touch_items int, judge_items int, first_at bigint, " +
+        "created_at bigint",
+    )
+  } ON CONFLICT DO NOTHING`,
   playerData: `INSERT INTO round_player_data AS d (round_uuid, player_id, room_id, touch_items, judge_items,
       touch_batches, judge_batches, first_at, last_at)
     SELECT round_uuid, player_id, room_id, touch_items, judge_items, touch_batches, judge_batches, first_at, last_at

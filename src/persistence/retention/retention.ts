@@ -17,6 +17,7 @@ import { RETENTION_TIME_COLUMNS, type RetentionTable } from "../../config/retent
 import type { Logger } from "../../util/log.ts";
 import { num, type Queryable } from "../backends/mod.ts";
 import type { RetentionPolicy } from "../types.ts";
+import { pruneSegments } from "../telemetry/retention.ts";
 
 /** Which default applies to a table. */
 type DefaultDays = "persistence" | "touch_judge" | "round_data" | null;
@@ -131,13 +132,19 @@ async function deleteChunked(
   return total;
 }
 
-/** Applies `policies` once. Table and column names come from {@link RETENTION_TABLES} only. */
+/**
+ * Applies `policies` once. Table and column names come from {@link RETENTION_TABLES} only. The age rule of
+ * `telemetry_batches` (`touch_judge_retention_days`) also removes stored telemetry files and their
+ * `telemetry_segments` rows (`../telemetry/retention.ts`; reported as table `telemetry_segments`, by files)
+ * when `telemetryDir` is given.
+ */
 export async function runRetention(
   db: Queryable,
   policies: readonly RetentionPolicy[],
   now: number,
   log: Logger,
   chunk = 5000,
+  telemetryDir: string | null = null,
 ): Promise<RetentionResult[]> {
   const results: RetentionResult[] = [];
   for (const p of policies) {
@@ -173,6 +180,13 @@ export async function runRetention(
     }
     if (byAge || byRows) log.info("retention pruned a table", { table: p.table, by_age: byAge, by_rows: byRows });
     results.push({ table: p.table, by_age: byAge, by_rows: byRows });
+    if (p.table === "telemetry_batches" && p.days !== null && telemetryDir !== null) {
+      const pruned = await pruneSegments(db, telemetryDir, now - p.days * DAY_MS);
+      if (pruned.rows || pruned.files) {
+        log.info("retention removed telemetry files", { files: pruned.files, segments: pruned.rows });
+      }
+      results.push({ table: "telemetry_segments", by_age: pruned.rows, by_rows: 0 });
+    }
     await yieldToEventLoop();
   }
   return results;
