@@ -162,7 +162,7 @@ export class TelemetrySegments {
     if (!this.cap.admit(room, round, user, items, size)) return;
     let open = this.#byUser.get(user);
     if (open && (open.round !== round || open.roomUuid !== roomUuid)) {
-      void this.#close(open); // Another room or round: its file is done.
+      this.#closing(open); // Another room or round: its file is done.
       open = undefined;
     }
     if (this.#pending + size > this.#maxPending || open?.failed) {
@@ -196,20 +196,22 @@ export class TelemetrySegments {
   /** The player's result arrived: its record id goes into the file's header (tphira's `.phirarec`). */
   scored(round: string, user: number, recordId: number): void {
     const open = this.#byUser.get(user);
-    if (open && open.round === round && !open.failed) void open.writer.setRecordId(recordId);
+    if (!open || open.round !== round || open.failed) return;
+    this.#flush(open); // What is buffered becomes a segment of its own before the patch (the writer would write it).
+    void open.writer.setRecordId(recordId);
   }
 
   /** The round completed: its files are written, closed and indexed. */
   flushRound(round: string): void {
     this.cap.roundDone(round);
     this.#rounds.delete(round);
-    for (const open of this.#byRound.get(round) ?? []) void this.#close(open);
+    for (const open of this.#byRound.get(round) ?? []) this.#closing(open);
   }
 
   /** The room closed: its round-less files (telemetry outside a round) are closed too. */
   roomGone(room: string, roomUuid: string): void {
     this.cap.roomGone(room);
-    for (const open of [...this.#byUser.values()]) if (open.roomUuid === roomUuid) void this.#close(open);
+    for (const open of [...this.#byUser.values()]) if (open.roomUuid === roomUuid) this.#closing(open);
   }
 
   /** Writes every buffer as a segment now (it also happens every `flushMs`). */
@@ -316,6 +318,13 @@ export class TelemetrySegments {
     });
     this.#inFlight.add(write);
     void write.finally(() => this.#inFlight.delete(write));
+  }
+
+  /** {@link #close}, awaited by {@link idle}. */
+  #closing(open: Open): void {
+    const done = this.#close(open);
+    this.#inFlight.add(done);
+    void done.finally(() => this.#inFlight.delete(done));
   }
 
   /** Writes the rest of a file and closes it; the file is no longer open (its marker goes). */
