@@ -28,13 +28,11 @@
  * @module
  */
 
-import { join } from "node:path";
-import { isReplayId, isReplayTimestamp, ReplayWriter } from "../../replay/mod.ts";
 import type { Clock, TimerHandle } from "../../util/clock.ts";
 import type { Logger } from "../../util/log.ts";
 import { RoundTelemetryCap } from "../recording/telemetry_cap.ts";
-import { markerName } from "./recovery.ts";
-import { OPEN_MARKERS, type TelemetrySegment, type TelemetrySegmentsEntry } from "./segment_types.ts";
+import { RoundFile } from "./round_file.ts";
+import type { TelemetrySegment, TelemetrySegmentsEntry } from "./segment_types.ts";
 
 /** Defaults of {@link TelemetrySegmentsOptions}. */
 export const SEGMENT_LIMITS = {
@@ -77,21 +75,7 @@ export interface TelemetrySegmentsCounters {
 
 type Kind = "touches" | "judges";
 
-interface Open {
-  readonly writer: ReplayWriter;
-  readonly room: string;
-  readonly roomUuid: string;
-  readonly round: string | null;
-  readonly user: number;
-  readonly marker: string;
-  touches: number;
-  judges: number;
-  touchItems: number;
-  judgeItems: number;
-  firstAt: number;
-  lastAt: number;
-  failed: boolean;
-}
+const ZERO: TelemetrySegmentsCounters = { messages: 0, bytes: 0, segments: 0, records: 0, dropped: 0, failed_files: 0 };
 
 /** The telemetry store; see the module doc. */
 export class TelemetrySegments {
@@ -99,8 +83,8 @@ export class TelemetrySegments {
   readonly #segmentBytes: number;
   readonly #maxPending: number;
   /** The file being written of each player (a player is in one room and round at a time). */
-  readonly #byUser = new Map<number, Open>();
-  readonly #byRound = new Map<string, Set<Open>>();
+  readonly #byUser = new Map<number, RoundFile>();
+  readonly #byRound = new Map<string, Set<RoundFile>>();
   /** Chart and start of rounds in progress (from `round.started`), for the file's header and name. */
   readonly #rounds = new Map<string, { chart: number; startedAt: number }>();
   /** Writes in flight (their segments are journaled when they finish). */
@@ -112,14 +96,7 @@ export class TelemetrySegments {
   #stopped = false;
   /** The per-round budget of each player. */
   readonly cap: RoundTelemetryCap;
-  readonly counters: TelemetrySegmentsCounters = {
-    messages: 0,
-    bytes: 0,
-    segments: 0,
-    records: 0,
-    dropped: 0,
-    failed_files: 0,
-  };
+  readonly counters: TelemetrySegmentsCounters = { ...ZERO };
 
   constructor(o: TelemetrySegmentsOptions) {
     this.#o = o;
@@ -170,26 +147,13 @@ export class TelemetrySegments {
       return;
     }
     open ??= this.#openFile(room, roomUuid, round, user, at) ?? undefined;
-    if (!open) {
-      this.counters.dropped++;
-      return;
-    }
-    if (!open.writer.append(raw)) {
+    if (!open || !open.append(kind, raw, items, at)) {
       this.counters.dropped++;
       return;
     }
     this.#pending += size;
     this.counters.messages++;
     this.counters.bytes += size;
-    if (kind === "touches") {
-      open.touches++;
-      open.touchItems += items;
-    } else {
-      open.judges++;
-      open.judgeItems += items;
-    }
-    if (open.touches + open.judges === 1) open.firstAt = at;
-    open.lastAt = at;
     if (open.writer.buffered >= this.#segmentBytes) this.#flush(open);
   }
 
@@ -234,39 +198,20 @@ export class TelemetrySegments {
     await this.idle();
   }
 
-  #openFile(room: string, roomUuid: string, round: string | null, user: number, at: number): Open | null {
+  #openFile(room: string, roomUuid: string, round: string | null, user: number, at: number): RoundFile | null {
     const info = round === null ? undefined : this.#rounds.get(round);
-    const chart = (info?.chart ?? 0) >>> 0;
-    const start = info?.startedAt ?? at;
-    if (!isReplayId(user) || !isReplayTimestamp(start)) return null;
-    const names = Array.from({ length: SEGMENT_LIMITS.nameAttempts }, (_, i) => start + i);
-    const paths = names.map((ms) => join(this.#o.dir, String(user), String(chart), `${ms}.phirarec`));
-    const markers = join(this.#o.dir, OPEN_MARKERS);
-    const writer = ReplayWriter.deferred(paths, { chartId: chart, userId: user, recordId: 0 }, {
-      chunkBytes: Infinity,
-      maxPendingBytes: this.#maxPending,
-      sync: true,
-      // Marks the file as being written before any segment can be torn (recovery.ts).
-      created: async (path) => {
-        await Deno.mkdir(markers, { recursive: true });
-        await Deno.writeFile(join(markers, markerName(this.#o.dir, path)), new Uint8Array(0));
-      },
-    });
-    const open: Open = {
-      writer,
+    const open = RoundFile.start({
+      dir: this.#o.dir,
       room,
       roomUuid,
       round,
       user,
-      marker: markers,
-      touches: 0,
-      judges: 0,
-      touchItems: 0,
-      judgeItems: 0,
-      firstAt: at,
-      lastAt: at,
-      failed: false,
-    };
+      chart: (info?.chart ?? 0) >>> 0,
+      startedAt: info?.startedAt ?? at,
+      maxPendingBytes: this.#maxPending,
+      nameAttempts: SEGMENT_LIMITS.nameAttempts,
+    });
+    if (!open) return null;
     this.#byUser.set(user, open);
     if (round !== null) {
       let set = this.#byRound.get(round);
@@ -287,30 +232,14 @@ export class TelemetrySegments {
   }
 
   /** Hands a file's buffer to the disk; its segment is journaled once it is fsync'd. */
-  #flush(open: Open): void {
+  #flush(open: RoundFile): void {
     const bytes = open.writer.buffered;
-    if (!bytes) return;
-    const seg = {
-      room: open.room,
-      round: open.round,
-      user: open.user,
-      touches: open.touches,
-      judges: open.judges,
-      touch_items: open.touchItems,
-      judge_items: open.judgeItems,
-      first_at: open.firstAt,
-      last_at: open.lastAt,
-    };
-    open.touches =
-      open.judges =
-      open.touchItems =
-      open.judgeItems =
-        0;
-    const write = open.writer.flushSegment().then((written) => {
+    const flushed = open.flush();
+    if (!flushed) return;
+    const write = flushed.then((seg) => {
       this.#pending -= bytes;
-      if (!written) return this.#failed(open, seg.touches + seg.judges);
-      const file = relative(this.#o.dir, open.writer.path);
-      this.#done.push({ file, offset: written.offset, bytes: written.bytes, ...seg });
+      if (typeof seg === "number") return this.#failed(open, seg);
+      this.#done.push(seg);
       if (!this.#emitQueued) {
         this.#emitQueued = true;
         queueMicrotask(() => this.#emitDone());
@@ -321,14 +250,14 @@ export class TelemetrySegments {
   }
 
   /** {@link #close}, awaited by {@link idle}. */
-  #closing(open: Open): void {
+  #closing(open: RoundFile): void {
     const done = this.#close(open);
     this.#inFlight.add(done);
     void done.finally(() => this.#inFlight.delete(done));
   }
 
   /** Writes the rest of a file and closes it; the file is no longer open (its marker goes). */
-  async #close(open: Open): Promise<void> {
+  async #close(open: RoundFile): Promise<void> {
     if (this.#byUser.get(open.user) === open) this.#byUser.delete(open.user);
     if (open.round !== null) {
       const set = this.#byRound.get(open.round);
@@ -339,18 +268,11 @@ export class TelemetrySegments {
       this.#timer = undefined;
     }
     this.#flush(open);
-    await open.writer.close();
-    const { error } = open.writer.stats();
-    if (error !== null) this.#failed(open, 0);
-    else {
-      // A file that never got past its header holds nothing: it goes (a crash could not have torn it either).
-      const size = open.writer.stats().bytes;
-      if (size === 0) await Deno.remove(open.writer.path).catch(() => {});
-    }
-    await Deno.remove(join(open.marker, markerName(this.#o.dir, open.writer.path))).catch(() => {});
+    await open.close();
+    if (open.writer.stats().error !== null) this.#failed(open, 0);
   }
 
-  #failed(open: Open, messages: number): void {
+  #failed(open: RoundFile, messages: number): void {
     this.counters.dropped += messages;
     if (open.failed) return;
     open.failed = true;
@@ -373,9 +295,4 @@ export class TelemetrySegments {
     this.counters.records++;
     this.#o.emit({ t: "telemetry.segments", segments: done });
   }
-}
-
-/** `<user>/<chart>/<ms>.phirarec` of a path under `dir` (always `/`-separated: index rows are portable). */
-export function relative(dir: string, path: string): string {
-  return path.slice(dir.length + 1).replaceAll("\\", "/");
 }
