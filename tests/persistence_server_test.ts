@@ -185,6 +185,50 @@ Deno.test("touches and judges are stored as their wire bytes in the round's .phi
   await s.close();
 });
 
+Deno.test("retention removes stored telemetry files together with their index rows", async () => {
+  const dataDir = await dirs.fresh();
+  const s = await startStack({ dataDir, config: { touch_judge_retention_days: 1 } });
+  const scope = { room: "r", uuid: "u", hidden: false, user: 100 };
+  const frames = [{ time: 1, points: [[0, { x: 0.5, y: 0.25 }]] as [number, { x: number; y: number }][] }];
+  const raw = encodeValue(ClientCommand, { type: "Touches", frames });
+  s.bus.publish({ kind: "round.started", ...scope, round: "old", chart: 1, chartName: "c", players: [100] });
+  s.bus.publish({ kind: "touches", ...scope, round: "old", frames, raw });
+  s.bus.publish(
+    {
+      kind: "round.completed",
+      ...scope,
+      round: "old",
+      chart: 1,
+      chartName: "c",
+      data: {},
+      aborted: [],
+      startedAt: 0,
+    } as never,
+  );
+  await s.persistence.flush();
+  s.clock.advance(2 * 86_400_000);
+  s.bus.publish({ kind: "round.started", ...scope, round: "new", chart: 2, chartName: "c", players: [100] });
+  s.bus.publish({ kind: "touches", ...scope, round: "new", frames, raw });
+  s.clock.advance(500);
+  await s.persistence.flush();
+  const q = s.persistence.queries;
+  assert.deepEqual((await q.telemetry("touches")).map((b) => b.round_uuid), ["old", "new"]);
+  assert.equal([...Deno.readDirSync(`${dataDir}/record/100`)].length, 2);
+  const results = await s.persistence.runRetention();
+  assert.deepEqual(results.find((r) => r.table === "telemetry_segments"), {
+    table: "telemetry_segments",
+    by_age: 1,
+    by_rows: 0,
+  });
+  assert.deepEqual((await q.telemetry("touches")).map((b) => b.round_uuid), ["new"]);
+  assert.deepEqual(
+    [...Deno.readDirSync(`${dataDir}/record/100`)].map((e) => e.name),
+    ["2"],
+    "the old file and its folder went",
+  );
+  await s.close();
+});
+
 Deno.test("wal inspect, dead-letter list and replay, runtime status", async () => {
   const dataDir = await dirs.fresh();
   const s = await startStack({ dataDir });
