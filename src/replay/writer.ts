@@ -63,6 +63,7 @@ export class ReplayWriter {
   readonly #maxPending: number;
   readonly #sync: boolean;
   #buf: Uint8Array = EMPTY;
+  #hint = 1024;
   #buffered = 0;
   #inFlight = 0;
   /** Where the next chunk starts in the file. */
@@ -201,7 +202,7 @@ export class ReplayWriter {
   }
 
   #grow(need: number): void {
-    let size = Math.max(this.#buf.length * 2, 1024);
+    let size = Math.max(this.#buf.length * 2, this.#hint);
     while (size < need) size *= 2;
     const next = new Uint8Array(size);
     next.set(this.#buf.subarray(0, this.#buffered));
@@ -212,7 +213,9 @@ export class ReplayWriter {
     if (!this.#buffered) return Promise.resolve(null);
     // The buffer itself goes to the disk; the next append starts a new one (sized like this one).
     const chunk = this.#buf.subarray(0, this.#buffered);
-    this.#buf = this.#buf.length > 64 * 1024 ? EMPTY : new Uint8Array(this.#buf.length);
+    // The next buffer is made by the next append (an idle file holds none), sized like this one.
+    this.#hint = Math.min(this.#buf.length, 64 * 1024);
+    this.#buf = EMPTY;
     this.#inFlight += chunk.length;
     this.#buffered = 0;
     let segment: WrittenSegment | null = null;
