@@ -155,7 +155,9 @@ export class ReplayRecorder {
         for (const [round, info] of this.#byRound) if (info.room === e.uuid) await this.#closeRound(round);
         return;
       case "round.started":
-        if (enabled && this.#writeFiles && this.#rooms.has(e.uuid)) await this.#open(e.uuid, e.round, e.chart, e.players, e.time);
+        if (enabled && this.#writeFiles && this.#rooms.has(e.uuid)) {
+          await this.#open(e.uuid, e.round, e.chart, e.players, e.time);
+        }
         return;
       case "touches":
       case "judges": {

@@ -162,7 +162,7 @@ Deno.test("touches and judges are stored as their wire bytes in the round's .phi
   assert.deepEqual(judged?.items, judges);
   assert.equal(touches?.seq, judged?.seq, "one segment holds both kinds");
   // The file is a replay: header (chart 7, user 100), then the payloads exactly as received.
-  const files = [...Deno.readDirSync(`${dataDir}/record/100/7`)].map((e) => e.name);
+  const files = (await Array.fromAsync(Deno.readDir(`${dataDir}/record/100/7`))).map((e) => e.name);
   assert.equal(files.length, 1);
   const bytes = await Deno.readFile(`${dataDir}/record/100/7/${files[0]}`);
   const parsed = parseReplay(bytes);
@@ -213,7 +213,7 @@ Deno.test("retention removes stored telemetry files together with their index ro
   await s.persistence.flush();
   const q = s.persistence.queries;
   assert.deepEqual((await q.telemetry("touches")).map((b) => b.round_uuid), ["old", "new"]);
-  assert.equal([...Deno.readDirSync(`${dataDir}/record/100`)].length, 2);
+  assert.equal((await Array.fromAsync(Deno.readDir(`${dataDir}/record/100`))).length, 2);
   const results = await s.persistence.runRetention();
   assert.deepEqual(results.find((r) => r.table === "telemetry_segments"), {
     table: "telemetry_segments",
@@ -222,7 +222,7 @@ Deno.test("retention removes stored telemetry files together with their index ro
   });
   assert.deepEqual((await q.telemetry("touches")).map((b) => b.round_uuid), ["new"]);
   assert.deepEqual(
-    [...Deno.readDirSync(`${dataDir}/record/100`)].map((e) => e.name),
+    (await Array.fromAsync(Deno.readDir(`${dataDir}/record/100`))).map((e) => e.name),
     ["2"],
     "the old file and its folder went",
   );

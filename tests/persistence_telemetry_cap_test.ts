@@ -50,8 +50,8 @@ Deno.test("a player's touches beyond the per-round budget are dropped and counte
   const frames = stored.reduce((n, b) => n + b.item_count, 0);
   assert.equal(frames + t.dropped_items, 24000, "every frame is either stored or counted as dropped");
   // What the round's file holds past its 14-byte header: the budget counts the bytes stored.
-  const [file] = [...Deno.readDirSync(`${dataDir}/record/100/1`)];
-  const bytes = Deno.statSync(`${dataDir}/record/100/1/${file!.name}`).size - 14;
+  const [file] = await Array.fromAsync(Deno.readDir(`${dataDir}/record/100/1`));
+  const bytes = (await Deno.stat(`${dataDir}/record/100/1/${file!.name}`)).size - 14;
   assert.ok(bytes <= 1024 * 1024 && bytes > 1000 * 1024, `stored ${bytes} bytes`);
   const warned = s.logs.history().filter((r) => r.msg.startsWith("telemetry cap reached"));
   assert.deepEqual(warned.map((r) => [r.level, r.fields?.user, r.fields?.room]), [["warn", 100, "cap"]]);

@@ -89,7 +89,7 @@ Deno.test("telemetry store writes the wire payloads as they came, flushed on the
   assert.deepEqual(parsed.entries, [a, b, c]);
   assert.equal(parsed.header.recordId, 9001, "the record id is patched in at Played");
   assert.equal(t.store.open, 0, "the round's files are closed");
-  assert.deepEqual([...Deno.readDirSync(join(t.dir, OPEN_MARKERS))], [], "and no longer marked open");
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(join(t.dir, OPEN_MARKERS))), [], "and no longer marked open");
 });
 
 Deno.test("telemetry store writes a segment as soon as a buffer reaches the segment size", async () => {
@@ -179,7 +179,7 @@ Deno.test("telemetry recovery cuts a torn tail of a file open at the crash, and 
       const r = await recoverTelemetry(dir, log);
       assert.deepEqual(r, { files: 1, cut: 1, bytesCut: tail.length });
       assert.deepEqual(await Deno.readFile(path), good);
-      assert.deepEqual([...Deno.readDirSync(join(dir, OPEN_MARKERS))], []);
+      assert.deepEqual(await Array.fromAsync(Deno.readDir(join(dir, OPEN_MARKERS))), []);
     });
   }
   await t.step("a whole file is left as it is", async () => {
