@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ClientCommand, encodeValue, type JudgeEvent, type TouchFrame } from "../../protocol/mod.ts";
-import { encodeEntry, encodeHeader, parseReplay } from "../../replay/mod.ts";
+import { encodeEntry, encodeHeader, parseReplay, ReplayStore } from "../../replay/mod.ts";
 import { ManualClock } from "../../util/clock.ts";
 import { LogHub } from "../../util/log.ts";
 import { RoundTelemetryCap } from "../recording/telemetry_cap.ts";
@@ -89,6 +89,16 @@ Deno.test("telemetry store writes the wire payloads as they came, flushed on the
   assert.deepEqual(parsed.entries, [a, b, c]);
   assert.equal(parsed.header.recordId, 9001, "the record id is patched in at Played");
   assert.equal(t.store.open, 0, "the round's files are closed");
+  // The legacy replay routes list and stream the very same file (src/replay store, tphira layout).
+  const replays = new ReplayStore(t.dir);
+  const start = t.clock.now() - 500;
+  assert.deepEqual(await replays.list(7), [{
+    chartId: 42,
+    replays: [{ chartId: 42, timestamp: start, recordId: 9001, size: 14 + seg!.bytes + second.bytes }],
+  }]);
+  const opened = await replays.open(7, 42, start);
+  opened!.file.close();
+  assert.equal(opened!.size, 14 + seg!.bytes + second.bytes);
   assert.deepEqual(await Array.fromAsync(Deno.readDir(join(t.dir, OPEN_MARKERS))), [], "and no longer marked open");
 });
 
