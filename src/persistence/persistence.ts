@@ -84,8 +84,7 @@ export class Persistence {
     const storage = this.#storage = await openStorage(this.#o, this.#startedAt);
     this.#writer.open(storage);
     try {
-      // Files being written when the last run stopped: their torn tails go before anything is appended.
-      await recoverTelemetry(telemetryDir(config.data_dir), log);
+      await recoverTelemetry(telemetryDir(config.data_dir), log); // Torn tails of files open at the last stop.
       const state = await reads.loadState(storage.db, storage.store);
       this.bans.load(state.bans.users, state.bans.ips);
       this.#settings = state.settings;
@@ -191,8 +190,7 @@ export class Persistence {
 
   /** Resolves once every record journaled so far (and every telemetry segment written so far) is in the store. */
   async flush(): Promise<void> {
-    await this.#recording.telemetryIdle();
-    await this.worker.idle();
+    await this.#recording.telemetryIdle().then(() => this.worker.idle());
   }
 
   /** Saves a room snapshot after a 500 ms debounce (spec 3 §2.1). */
@@ -275,8 +273,7 @@ export class Persistence {
     this.#closing = true;
     this.#unlisten?.();
     this.#unlisten = null;
-    // The telemetry files' last segments are journaled before the final flushes (a full disk only loses them).
-    await this.#recording.closeTelemetry();
+    await this.#recording.closeTelemetry(); // The files' last segments are journaled before the final flushes.
     await this.#jobs?.stop(drainMs);
     this.#jobs = null;
     await this.#close();

@@ -53,8 +53,23 @@ export interface TelemetryRecovery {
   readonly bytesCut: number;
 }
 
-/** Cuts the torn tails of the files open at the last stop and removes their markers. */
+/**
+ * Cuts the torn tails of the files open at the last stop and removes their markers. Never fails the start: a
+ * folder it cannot read is logged (and its files are left as they are; nothing is appended to them again).
+ */
 export async function recoverTelemetry(dir: string, log: Logger): Promise<TelemetryRecovery> {
+  try {
+    return await recover(dir, log);
+  } catch (error) {
+    log.error("cannot check the telemetry files being written at the last stop; left as they are", {
+      folder: dir,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return { files: 0, cut: 0, bytesCut: 0 };
+  }
+}
+
+async function recover(dir: string, log: Logger): Promise<TelemetryRecovery> {
   const markers = join(dir, OPEN_MARKERS);
   let files = 0;
   let cut = 0;
