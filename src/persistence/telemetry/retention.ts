@@ -44,10 +44,9 @@ export async function pruneSegments(db: Queryable, dir: string, cutoff: number, 
         await Deno.remove(dirname(path)).catch(() => {});
         await Deno.remove(dirname(dirname(path))).catch(() => {});
       }
-      const [d] = await db.query(
-        "WITH d AS (DELETE FROM telemetry_segments WHERE file_path = $1 RETURNING 1) SELECT COUNT(*) AS n FROM d",
-        [file],
-      );
+      // Counted, then deleted: two plain statements both PostgreSQL and SQLite run (no DELETE inside a WITH).
+      const [d] = await db.query("SELECT COUNT(*) AS n FROM telemetry_segments WHERE file_path = $1", [file]);
+      await db.query("DELETE FROM telemetry_segments WHERE file_path = $1", [file]);
       rows += num(d?.n ?? 0);
     }
     if (old.length < chunk) break;
