@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { ClientCommand, encodeValue, type TouchFrame } from "../../protocol/mod.ts";
 import { encodeEntry, encodeHeader } from "../../replay/mod.ts";
 import { Queries } from "../queries/queries.ts";
+import { pruneSegments } from "../telemetry/retention.ts";
 import type { SqlDb } from "../backends/sql_db.ts";
 import type { Store } from "./store.ts";
 import { entrySpan, type JournalEntry, type TelemetrySegment } from "../types.ts";
@@ -109,6 +110,54 @@ export const SEGMENT_CASES: [string, (db: SqlDb, store: Store) => Promise<void>]
         3,
         [],
       ]]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }],
+  ["telemetry retention: a file goes with its rows once its newest segment is old; a file still written stays", async (
+    db,
+    store,
+  ) => {
+    const dir = await Deno.makeTempDir({ prefix: "chorus-suite-" });
+    try {
+      const DAY = 86_400_000;
+      const seg = (user: number, at: number): TelemetrySegment => ({
+        file: `${user}/1/${T0}.phirarec`,
+        offset: 14,
+        bytes: 8,
+        room: "abc",
+        round: `r${user}`,
+        user,
+        touches: 1,
+        judges: 0,
+        touch_items: 1,
+        judge_items: 0,
+        first_at: at,
+        last_at: at,
+      });
+      for (const user of [1, 2]) {
+        await Deno.mkdir(join(dir, String(user), "1"), { recursive: true });
+        await Deno.writeFile(
+          join(dir, String(user), "1", `${T0}.phirarec`),
+          encodeHeader({ chartId: 1, userId: user, recordId: 0 }),
+        );
+      }
+      // User 1's file is old throughout; user 2's has an old segment and a new one.
+      await applySpans(store, [{
+        t: "telemetry.segments",
+        segments: [seg(1, T0), seg(1, T0 + 1), seg(2, T0), seg(2, T0 + 3 * DAY)],
+      }]);
+      const pruned = await pruneSegments(db, dir, T0 + 2 * DAY, 1);
+      assert.deepEqual(pruned, { files: 1, rows: 2 });
+      assert.deepEqual(
+        (await db.query("SELECT player_id FROM telemetry_segments ORDER BY seq")).map((r) => r.player_id),
+        [2, 2],
+      );
+      assert.deepEqual(
+        (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name),
+        ["2"],
+        "the file and its folders went",
+      );
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
