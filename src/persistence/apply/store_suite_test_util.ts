@@ -18,6 +18,7 @@ import { Queries } from "../queries/queries.ts";
 import { RETENTION_TABLES, runRetention } from "../retention/retention.ts";
 import type { SqlDb } from "../backends/sql_db.ts";
 import { Store } from "./store.ts";
+import { SEGMENT_CASES } from "./store_suite_segments_test_util.ts";
 import type { JournalEntry, SeqEntry, StoredEvent, TelemetryBatch } from "../types.ts";
 
 const log = new LogHub({ level: "debug", sink: () => {} }).logger();
@@ -640,7 +641,7 @@ export function storeSuite(
     async fn(t) {
       const { db, close } = await open!();
       try {
-        for (const [label, fn] of CASES) {
+        for (const [label, fn] of [...CASES, ...SEGMENT_CASES]) {
           await t.step(label, async () => {
             await resetDb(db);
             await migrate(db, log, T0);
