@@ -109,7 +109,8 @@ export async function attachLegacy(parts: LegacyParts, options: LegacyOptions = 
   const undoPluginOps = installPluginOps(ops, host);
   const watchers = startWatchers(ctx, host);
   await host.load();
-  const recorder = new ReplayRecorder(ctx);
+  // With the durable store, its telemetry files are the replays (src/persistence/telemetry/): not written twice.
+  const recorder = new ReplayRecorder(ctx, !persistence);
   recorder.start();
   const removeStatus = ops.context.addStatusSection("legacy", () => ({
     replay: recorder.status(),

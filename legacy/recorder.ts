@@ -17,6 +17,12 @@
  * - files older than `legacy.replay_retention_days` (by the time in their
  *   name) are deleted at start and every hour.
  *
+ * With the durable store, the files are the store's (issue 15: stored
+ * telemetry is kept as these very files, `src/persistence/telemetry/`, same
+ * path, same bytes, record id patched the same way): the recorder then only
+ * makes recorded rooms live and writes nothing itself, so a round is not
+ * written twice. The replay routes read the same folder either way.
+ *
  * @module
  */
 
@@ -54,9 +60,13 @@ export class ReplayRecorder {
   #delivery: { close(): Promise<void>; idle(): Promise<void> } | null = null;
   #wasEnabled: boolean;
 
-  constructor(ctx: LegacyContext) {
+  readonly #writeFiles: boolean;
+
+  /** `writeFiles: false` when the durable store keeps the replay files (see the module doc). */
+  constructor(ctx: LegacyContext, writeFiles = true) {
     this.#ctx = ctx;
     this.#wasEnabled = ctx.switches.replay;
+    this.#writeFiles = writeFiles;
   }
 
   /** Starts following the bus and the retention sweep. */
@@ -145,7 +155,9 @@ export class ReplayRecorder {
         for (const [round, info] of this.#byRound) if (info.room === e.uuid) await this.#closeRound(round);
         return;
       case "round.started":
-        if (enabled && this.#rooms.has(e.uuid)) await this.#open(e.uuid, e.round, e.chart, e.players, e.time);
+        if (enabled && this.#writeFiles && this.#rooms.has(e.uuid)) {
+          await this.#open(e.uuid, e.round, e.chart, e.players, e.time);
+        }
         return;
       case "touches":
       case "judges": {

@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { defaultConfig } from "../src/config/mod.ts";
 import { faultyJournalFiles } from "../src/persistence/journal/faults_test_util.ts";
 import { openPersistence } from "../src/persistence/mod.ts";
+import { ClientCommand, encodeValue } from "../src/protocol/mod.ts";
+import { parseReplay } from "../src/replay/mod.ts";
 import { devToken } from "../src/upstream/mod.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { LogHub } from "../src/util/log.ts";
@@ -134,40 +136,96 @@ Deno.test("room snapshots are saved after a 500 ms debounce and loaded after a r
   await again.close();
 });
 
-Deno.test("touches and judges are stored in batches of 256 items or 500 ms, journaled in bundles", async () => {
+Deno.test("touches and judges are stored as their wire bytes in the round's .phirarec file, indexed per segment", async () => {
   const dataDir = await dirs.fresh();
   const s = await startStack({ dataDir });
   const scope = { room: "r", uuid: "u", hidden: false, user: 100, round: "round-1" };
+  s.bus.publish({ kind: "round.started", ...scope, chart: 7, chartName: "c", players: [100] });
   const frames = Array.from(
     { length: 300 },
     (_, i) => ({ time: i, points: [[0, { x: 0.5, y: 0.25 }]] as [number, { x: number; y: number }][] }),
   );
-  s.bus.publish({ kind: "touches", ...scope, frames });
-  s.bus.publish({ kind: "judges", ...scope, judges: [{ time: 1, line_id: 1, note_id: 2, judgement: "Perfect" }] });
+  const judges = [{ time: 1, line_id: 1, note_id: 2, judgement: "Perfect" as const }];
+  const touchRaw = encodeValue(ClientCommand, { type: "Touches", frames });
+  const judgeRaw = encodeValue(ClientCommand, { type: "Judges", judges });
+  s.bus.publish({ kind: "touches", ...scope, frames, raw: touchRaw });
+  s.bus.publish({ kind: "judges", ...scope, judges, raw: judgeRaw });
   await s.persistence.flush();
   const q = s.persistence.queries;
-  assert.deepEqual((await q.telemetry("touches")).map((b) => b.item_count), [256], "a full batch goes at once");
+  assert.deepEqual(await q.telemetry("touches"), [], "held until the 500 ms tick");
   s.clock.advance(500);
   await s.persistence.flush();
-  assert.deepEqual((await q.telemetry("touches")).map((b) => b.item_count), [256, 44]);
-  assert.deepEqual((await q.telemetry("judges", { round: "round-1", player: 100 })).map((b) => b.items), [[
-    { time: 1, line_id: 1, note_id: 2, judgement: "Perfect" },
-  ]]);
-  // The 44 touches and the judge were cut in the same tick: one bundle record, a sequence for each batch.
-  const [, rest] = await q.telemetry("touches");
-  const [judge] = await q.telemetry("judges");
-  assert.equal(Math.abs(rest!.seq - judge!.seq), 1);
+  const [touches] = await q.telemetry("touches");
+  const [judged] = await q.telemetry("judges", { round: "round-1", player: 100 });
+  assert.equal(touches?.item_count, 300);
+  assert.deepEqual(touches?.items, frames.map((f) => ({ ...f, points: f.points.map(([id, p]) => [id, p]) })));
+  assert.deepEqual(judged?.items, judges);
+  assert.equal(touches?.seq, judged?.seq, "one segment holds both kinds");
+  // The file is a replay: header (chart 7, user 100), then the payloads exactly as received.
+  const files = (await Array.fromAsync(Deno.readDir(`${dataDir}/record/100/7`))).map((e) => e.name);
+  assert.equal(files.length, 1);
+  const bytes = await Deno.readFile(`${dataDir}/record/100/7/${files[0]}`);
+  const parsed = parseReplay(bytes);
+  assert.deepEqual(parsed.header, { chartId: 7, userId: 100, recordId: 0 });
+  assert.deepEqual(parsed.entries, [touchRaw, judgeRaw]);
   assert.deepEqual(s.persistence.status().telemetry, {
-    open_batches: 0,
-    pending_items: 0,
-    batches: 3,
-    records: 2,
-    early_flushes: 0,
+    open_files: 1,
+    pending_bytes: 0,
+    messages: 2,
+    bytes: touchRaw.length + judgeRaw.length + 8,
+    segments: 1,
+    records: 1,
+    dropped: 0,
+    failed_files: 0,
     round_max_bytes: 16 * 1024 * 1024,
     dropped_items: 0,
     dropped_bytes: 0,
     capped_rounds: 0,
   });
+  await s.close();
+});
+
+Deno.test("retention removes stored telemetry files together with their index rows", async () => {
+  const dataDir = await dirs.fresh();
+  const s = await startStack({ dataDir, config: { touch_judge_retention_days: 1 } });
+  const scope = { room: "r", uuid: "u", hidden: false, user: 100 };
+  const frames = [{ time: 1, points: [[0, { x: 0.5, y: 0.25 }]] as [number, { x: number; y: number }][] }];
+  const raw = encodeValue(ClientCommand, { type: "Touches", frames });
+  s.bus.publish({ kind: "round.started", ...scope, round: "old", chart: 1, chartName: "c", players: [100] });
+  s.bus.publish({ kind: "touches", ...scope, round: "old", frames, raw });
+  s.bus.publish(
+    {
+      kind: "round.completed",
+      ...scope,
+      round: "old",
+      chart: 1,
+      chartName: "c",
+      data: {},
+      aborted: [],
+      startedAt: 0,
+    } as never,
+  );
+  await s.persistence.flush();
+  s.clock.advance(2 * 86_400_000);
+  s.bus.publish({ kind: "round.started", ...scope, round: "new", chart: 2, chartName: "c", players: [100] });
+  s.bus.publish({ kind: "touches", ...scope, round: "new", frames, raw });
+  s.clock.advance(500);
+  await s.persistence.flush();
+  const q = s.persistence.queries;
+  assert.deepEqual((await q.telemetry("touches")).map((b) => b.round_uuid), ["old", "new"]);
+  assert.equal((await Array.fromAsync(Deno.readDir(`${dataDir}/record/100`))).length, 2);
+  const results = await s.persistence.runRetention();
+  assert.deepEqual(results.find((r) => r.table === "telemetry_segments"), {
+    table: "telemetry_segments",
+    by_age: 1,
+    by_rows: 0,
+  });
+  assert.deepEqual((await q.telemetry("touches")).map((b) => b.round_uuid), ["new"]);
+  assert.deepEqual(
+    (await Array.fromAsync(Deno.readDir(`${dataDir}/record/100`))).map((e) => e.name),
+    ["2"],
+    "the old file and its folder went",
+  );
   await s.close();
 });
 

@@ -14,7 +14,7 @@ import { dataDirs, startStack } from "./support/persistence_stack.ts";
 
 const dirs = dataDirs();
 
-/** A touch frame with ten fingers (about 250 bytes of JSON). */
+/** A touch frame with ten fingers (about 250 bytes of JSON, 55 on the wire). */
 const frame = (time: number): TouchFrame => ({
   time,
   points: Array.from({ length: 10 }, (_, i) => [i, { x: 0.5, y: -0.25 }] as [number, { x: number; y: number }]),
@@ -22,8 +22,9 @@ const frame = (time: number): TouchFrame => ({
 
 Deno.test("a player's touches beyond the per-round budget are dropped and counted; the next round starts afresh", async () => {
   // The wire's per-player budget would drop this flood first (issue 14): lifted, so the store's own cap is what acts.
+  const dataDir = await dirs.fresh();
   const s = await startStack({
-    dataDir: await dirs.fresh(),
+    dataDir,
     config: { round_telemetry_max_mb: 1 },
     telemetryBudget: UNLIMITED_TELEMETRY,
   });
@@ -35,21 +36,23 @@ Deno.test("a player's touches beyond the per-round budget are dropped and counte
   await alice.requestStart();
   await mon.ready(); // Monitors ready too (protocol.md §5.5); then the round starts.
   await alice.waitFor("ChangeState", (e) => e.state.type === "Playing");
-  // 6,000 frames, about 1.5 MB of JSON, against a 1 MB budget.
-  for (let i = 0; i < 60; i++) alice.touches(Array.from({ length: 100 }, (_, j) => frame(i * 100 + j)));
+  // 24,000 frames, about 1.3 MB of wire bytes (6 MB of JSON), against a 1 MB budget.
+  for (let i = 0; i < 240; i++) alice.touches(Array.from({ length: 100 }, (_, j) => frame(i * 100 + j)));
   await alice.chat("sync"); // Answered after every Touches before it.
   s.clock.advance(500);
   await s.persistence.flush();
   const t = s.persistence.status().telemetry!;
   assert.equal(t.round_max_bytes, 1024 * 1024);
   assert.equal(t.capped_rounds, 1);
-  assert.ok(t.dropped_items >= 300 && t.dropped_items < 6000, `dropped ${t.dropped_items} frames`);
+  assert.ok(t.dropped_items >= 3000 && t.dropped_items < 24000, `dropped ${t.dropped_items} frames`);
   const stored = await s.persistence.queries.telemetry("touches", { player: 100, limit: 500 });
   assert.ok(stored.every((b) => b.round_uuid !== null), "recorded in the round");
   const frames = stored.reduce((n, b) => n + b.item_count, 0);
-  assert.equal(frames + t.dropped_items, 6000, "every frame is either stored or counted as dropped");
-  const bytes = stored.reduce((n, b) => n + JSON.stringify(b.items).length, 0);
-  assert.ok(bytes <= 1024 * 1024, `stored ${bytes} bytes`);
+  assert.equal(frames + t.dropped_items, 24000, "every frame is either stored or counted as dropped");
+  // What the round's file holds past its 14-byte header: the budget counts the bytes stored.
+  const [file] = await Array.fromAsync(Deno.readDir(`${dataDir}/record/100/1`));
+  const bytes = (await Deno.stat(`${dataDir}/record/100/1/${file!.name}`)).size - 14;
+  assert.ok(bytes <= 1024 * 1024 && bytes > 1000 * 1024, `stored ${bytes} bytes`);
   const warned = s.logs.history().filter((r) => r.msg.startsWith("telemetry cap reached"));
   assert.deepEqual(warned.map((r) => [r.level, r.fields?.user, r.fields?.room]), [["warn", 100, "cap"]]);
 

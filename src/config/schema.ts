@@ -252,7 +252,7 @@ export const ConfigSchema = z.object({
   ),
   round_telemetry_max_mb: key(
     intIn(1, 1024).default(16),
-    "Touches and judges stored per player and round (MB of JSON); the rest is dropped and counted.",
+    "Touches and judges stored per player and round (MB of wire bytes); the rest is dropped and counted.",
   ),
   round_data_retention_days: key(days().default(7), "Days round data is kept (simple store)."),
   persistence_retention_days: key(days().default(30), "Days durable events are kept."),

@@ -11,6 +11,7 @@ import type { Logger } from "../util/log.ts";
 import type { Migration, SqlDb } from "./backends/mod.ts";
 import type { DamagedRecordsPolicy, OpenJournalFile } from "./journal/mod.ts";
 import type { RetentionConfig } from "./retention/mod.ts";
+import type { TelemetrySegmentsOptions } from "./telemetry/segment_store.ts";
 
 /** The configuration keys persistence reads (spec 3 §2.3). */
 export interface PersistenceConfig extends RetentionConfig {
@@ -20,7 +21,7 @@ export interface PersistenceConfig extends RetentionConfig {
   readonly startup_recovery_timeout: number;
   /** Damaged journal records the store does not hold: refuse to start, or start without them. */
   readonly journal_damaged_records: DamagedRecordsPolicy;
-  /** Touches and judges stored per player and round, in MB of JSON (`recording/telemetry_cap.ts`). */
+  /** Touches and judges stored per player and round, in MB of wire bytes (`recording/telemetry_cap.ts`). */
   readonly round_telemetry_max_mb: number;
 }
 
@@ -39,6 +40,8 @@ export interface PersistenceOptions {
   readonly openJournalFile?: OpenJournalFile;
   readonly migrations?: readonly Migration[];
   readonly periods?: Partial<Record<JobName, number>>;
+  /** Telemetry store seams (`telemetry/segment_store.ts`): flush period, segment size, memory bound. */
+  readonly telemetry?: Partial<Pick<TelemetrySegmentsOptions, "flushMs" | "segmentBytes" | "maxPendingBytes">>;
   /** Journal fsync coalescing delay (default 2 ms). */
   readonly syncDelayMs?: number;
 }

@@ -26,6 +26,7 @@ import { DurableBanList, instanceEntry, Recording } from "./recording/mod.ts";
 import * as reads from "./persistence_reads.ts";
 import { retentionPolicies, type RetentionResult } from "./retention/mod.ts";
 import { openStorage, type Storage } from "./startup.ts";
+import { recoverTelemetry, telemetryDir } from "./telemetry/mod.ts";
 import { buildStatus, type CoreLink, type PersistenceStatus } from "./status.ts";
 import { PersistenceError, type RetentionPolicy } from "./types.ts";
 import { durableLogins, RecordWriter } from "./writer.ts";
@@ -71,6 +72,8 @@ export class Persistence {
       log: o.log,
       write: (entry, body) => writer.quietly(entry, body),
       roundTelemetryMaxBytes: o.config.round_telemetry_max_mb * 1024 * 1024,
+      telemetryDir: telemetryDir(o.config.data_dir),
+      ...(o.telemetry ? { telemetry: o.telemetry } : {}),
     });
   }
 
@@ -81,6 +84,7 @@ export class Persistence {
     const storage = this.#storage = await openStorage(this.#o, this.#startedAt);
     this.#writer.open(storage);
     try {
+      await recoverTelemetry(telemetryDir(config.data_dir), log); // Torn tails of files open at the last stop.
       const state = await reads.loadState(storage.db, storage.store);
       this.bans.load(state.bans.users, state.bans.ips);
       this.#settings = state.settings;
@@ -95,6 +99,7 @@ export class Persistence {
         log,
         storage,
         policies: () => this.#policies,
+        telemetryDir: telemetryDir(config.data_dir),
         flushPlaytime: () => this.flushPlaytime(),
         saveAuthCache: () => this.saveAuthCache(),
         heartbeat: (stopped) => this.write(instanceEntry(this.instanceId, this.#startedAt, clock.now(), stopped)),
@@ -179,13 +184,13 @@ export class Persistence {
       writer: this.#writer,
       deadLetters: this.#deadLetters,
       core: this.#core,
-      batcher: this.#recording.recorder.batcher,
+      telemetry: this.#recording.recorder.telemetry,
     });
   }
 
-  /** Resolves once every record journaled so far is in the store. */
-  flush(): Promise<void> {
-    return this.worker.idle();
+  /** Resolves once every record journaled so far (and every telemetry segment written so far) is in the store. */
+  async flush(): Promise<void> {
+    await this.#recording.telemetryIdle().then(() => this.worker.idle());
   }
 
   /** Saves a room snapshot after a 500 ms debounce (spec 3 §2.1). */
@@ -268,6 +273,7 @@ export class Persistence {
     this.#closing = true;
     this.#unlisten?.();
     this.#unlisten = null;
+    await this.#recording.closeTelemetry(); // The files' last segments are journaled before the final flushes.
     await this.#jobs?.stop(drainMs);
     this.#jobs = null;
     await this.#close();

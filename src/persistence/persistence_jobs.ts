@@ -32,6 +32,8 @@ export interface JobHooks {
   readonly storage: Pick<Storage, "store" | "journal" | "worker">;
   /** The retention policies in force. */
   policies(): readonly RetentionPolicy[];
+  /** The folder of stored telemetry files, removed by retention with their rows (none: rows only). */
+  readonly telemetryDir?: string;
   /** Journals the playtime accumulated so far. */
   flushPlaytime(): void;
   /** Journals the auth-cache changes since the last save (token hashes only). */
@@ -80,7 +82,14 @@ export class PersistenceJobs {
   /** One retention pass (skipped while one runs). */
   runRetention(): Promise<RetentionResult[]> {
     const h = this.#h;
-    this.#retention ??= runRetention(h.storage.store.db, h.policies(), h.clock.now(), h.log)
+    this.#retention ??= runRetention(
+      h.storage.store.db,
+      h.policies(),
+      h.clock.now(),
+      h.log,
+      5000,
+      h.telemetryDir ?? null,
+    )
       .finally(() => (this.#retention = null));
     return this.#retention;
   }

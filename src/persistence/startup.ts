@@ -14,6 +14,7 @@ import { describeDatabase, openStore, type SqlDb, SQLITE_APPLY_BATCH_BYTES } fro
 import { bindJournal, Journal, readJournalId, warnJournalGap } from "./journal/mod.ts";
 import type { PersistenceOptions } from "./options.ts";
 import { Queries } from "./queries/mod.ts";
+import { telemetryDir } from "./telemetry/mod.ts";
 import { errorText, PersistenceError } from "./types.ts";
 
 /** The open parts of persistence's storage. */
@@ -81,7 +82,7 @@ export async function openStorage(o: PersistenceOptions, now: number): Promise<S
     worker.start();
     await withinRecoveryTimeout(o, worker, journal, applied);
     if (pending > 0) log.info("journal replayed", { records: pending, ms: Math.round(performance.now() - started) });
-    return { db, store, queries: new Queries(db), journal, worker, close };
+    return { db, store, queries: new Queries(db, telemetryDir(config.data_dir)), journal, worker, close };
   } catch (error) {
     await close();
     throw error;

@@ -12,7 +12,7 @@ import { type Counters, INVARIANT_COUNTERS } from "../server/counters.ts";
 import type { ApplyCounters, ApplyWorker } from "./apply/mod.ts";
 import type { Backend } from "./backends/mod.ts";
 import type { Journal, JournalCounters } from "./journal/mod.ts";
-import type { TelemetryBatcher } from "./recording/mod.ts";
+import type { TelemetrySegments } from "./telemetry/segment_store.ts";
 import type { WriterCounters } from "./writer.ts";
 
 /** What persistence reads from and restores into the server core. */
@@ -44,20 +44,26 @@ export interface PersistenceStatus {
   readonly dead_letters: number;
   readonly last_error: string | null;
   readonly counters: ApplyCounters & JournalCounters & WriterCounters;
-  /** Touch and judge batching (recording/telemetry_batcher.ts): what is held in memory and what was journaled. */
+  /** Touches and judges as wire bytes (telemetry/segment_store.ts): files open, bytes held, segments indexed. */
   readonly telemetry: TelemetryStatus | null;
   /** spec 3 §7 rule 4: every value must be 0. */
   readonly production_counters: Record<string, number> | null;
 }
 
-/** Batcher figures in the report. */
+/** Telemetry store figures in the report. */
 export interface TelemetryStatus {
-  readonly open_batches: number;
-  readonly pending_items: number;
-  readonly batches: number;
+  /** Player-round files being written, and bytes buffered or being written. */
+  readonly open_files: number;
+  readonly pending_bytes: number;
+  /** Messages and bytes stored (entries with their length prefixes), segments indexed, records journaled. */
+  readonly messages: number;
+  readonly bytes: number;
+  readonly segments: number;
   readonly records: number;
-  readonly early_flushes: number;
-  /** Per player and round (`round_telemetry_max_mb`), in bytes of JSON. */
+  /** Messages dropped: too much waiting for the disk, or the file failed (full disk, unwritable folder). */
+  readonly dropped: number;
+  readonly failed_files: number;
+  /** Per player and round (`round_telemetry_max_mb`), in wire bytes. */
   readonly round_max_bytes: number;
   /** Touch frames and judge events over a player's budget, dropped, and their bytes. */
   readonly dropped_items: number;
@@ -77,7 +83,7 @@ export interface StatusInput {
   /** Dead letters found at startup, less those replayed since (the worker counts new ones). */
   readonly deadLetters: number;
   readonly core: CoreLink | null;
-  readonly batcher: TelemetryBatcher | null;
+  readonly telemetry: TelemetrySegments | null;
 }
 
 const ZERO_APPLY: ApplyCounters = {
@@ -107,7 +113,7 @@ const ZERO_JOURNAL: JournalCounters = {
 
 /** Builds the report from the parts. */
 export function buildStatus(p: StatusInput): PersistenceStatus {
-  const { journal, worker, batcher } = p;
+  const { journal, worker, telemetry: t } = p;
   const applied = worker?.processedSeq ?? 0;
   const last = journal?.lastSeq ?? 0;
   const core = p.core?.counters;
@@ -129,15 +135,13 @@ export function buildStatus(p: StatusInput): PersistenceStatus {
     last_error: worker?.lastError ?? p.writer.lastError,
     counters: { ...(worker?.counters ?? ZERO_APPLY), ...(journal?.counters ?? ZERO_JOURNAL), ...p.writer.counters },
     production_counters: core ? Object.fromEntries(INVARIANT_COUNTERS.map((n) => [n, core.values[n]])) : null,
-    telemetry: batcher
+    telemetry: t
       ? {
-        open_batches: batcher.open,
-        pending_items: batcher.pendingItems,
-        batches: batcher.counters.batches,
-        records: batcher.counters.records,
-        early_flushes: batcher.counters.early_flushes,
-        round_max_bytes: batcher.cap.maxBytes,
-        ...batcher.cap.counters,
+        open_files: t.open,
+        pending_bytes: t.pendingBytes,
+        ...t.counters,
+        round_max_bytes: t.cap.maxBytes,
+        ...t.cap.counters,
       }
       : null,
   };

@@ -9,6 +9,9 @@
 
 import type { DomainEvent } from "../events/mod.ts";
 import { describeError } from "./error_text.ts";
+import type { TelemetrySegmentsEntry } from "./telemetry/segment_types.ts";
+
+export type { TelemetrySegment, TelemetrySegmentsEntry } from "./telemetry/segment_types.ts";
 
 /** Login category, as recorded in visits (spec 3 §3.2). */
 export type LoginCategory = "normal" | "console" | "room-monitor" | "game-monitor";
@@ -162,6 +165,7 @@ export type JournalEntry =
   | PlaytimeEntry
   | TelemetryEntry
   | TelemetryBundleEntry
+  | TelemetrySegmentsEntry
   | SnapshotEntry
   | BanEntry
   | SettingEntry
@@ -171,9 +175,11 @@ export type JournalEntry =
   | RetentionEntry
   | InterruptedRoundsEntry;
 
-/** Sequences a record takes: one, or one per batch of a telemetry bundle (at least one). */
+/** Sequences a record takes: one, or one per batch of a telemetry bundle or segment record (at least one). */
 export function entrySpan(entry: JournalEntry): number {
-  return entry.t === "telemetry.bundle" ? Math.max(1, entry.batches.length) : 1;
+  if (entry.t === "telemetry.bundle") return Math.max(1, entry.batches.length);
+  if (entry.t === "telemetry.segments") return Math.max(1, entry.segments.length);
+  return 1;
 }
 
 /** A journal record: its global sequence (the last of its span) and body. */

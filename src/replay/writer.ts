@@ -1,24 +1,42 @@
 /**
  * Writes one `.phirarec` file while a round is played: the header when the
  * round starts, entries as telemetry arrives, the record id patched in when
- * the player's `Played` arrives, and the rest on close. Entries are buffered
- * and written in chunks; every file operation runs in order on one chain, so
- * the caller never waits for the disk and never sees a write interleave a
- * patch. What is waiting for the disk is bounded: past `maxPendingBytes` new
- * entries are dropped and counted (a stalled disk must not grow memory).
+ * the player's `Played` arrives, and the rest on close. Entries are copied
+ * into one growing buffer (no allocation per entry) and written in chunks;
+ * every file operation runs in order on one chain, so the caller never waits
+ * for the disk and never sees a write interleave a patch. What is waiting for
+ * the disk is bounded: past `maxPendingBytes` new entries are dropped and
+ * counted (a stalled disk must not grow memory).
+ *
+ * The stored telemetry (`src/persistence/telemetry/`) uses the same writer
+ * with `sync: true`: each flushed chunk is one append-only segment, fsync'd
+ * before {@link ReplayWriter.flushSegment} reports its byte range, so the
+ * index row of a segment never names bytes that a crash could lose.
  *
  * @module
  */
 
 import { dirname } from "node:path";
-import { encodeEntry, encodeHeader, encodeRecordId, RECORD_ID_OFFSET, type ReplayHeader } from "./format.ts";
+import {
+  encodeHeader,
+  encodeRecordId,
+  ENTRY_PREFIX_BYTES,
+  HEADER_BYTES,
+  MAX_ENTRY_BYTES,
+  RECORD_ID_OFFSET,
+  type ReplayHeader,
+} from "./format.ts";
 
 /** Options of {@link ReplayWriter.create}. */
 export interface ReplayWriterOptions {
-  /** Buffered bytes that trigger a write (default 16 KiB). */
+  /** Buffered bytes that trigger a write (default 16 KiB; `Infinity`: only {@link ReplayWriter.flush} writes). */
   readonly chunkBytes?: number;
   /** Bytes buffered or in flight beyond which entries are dropped (default 4 MiB). */
   readonly maxPendingBytes?: number;
+  /** fsync (data) after every chunk, before its segment is reported (default false). */
+  readonly sync?: boolean;
+  /** Runs once a deferred writer's file exists, before anything else is written to it. */
+  readonly created?: (path: string) => Promise<void>;
 }
 
 /** Figures of a writer. */
@@ -31,15 +49,25 @@ export interface ReplayWriterStats {
   readonly error: string | null;
 }
 
+/** A chunk written (and with `sync`, fsync'd): its byte range in the file. */
+export interface WrittenSegment {
+  readonly offset: number;
+  readonly bytes: number;
+}
+
 /** One replay file being written. */
 export class ReplayWriter {
-  readonly path: string;
-  readonly #file: Deno.FsFile;
+  #path: string;
+  #file: Deno.FsFile | null;
   readonly #chunkBytes: number;
   readonly #maxPending: number;
-  #buffer: Uint8Array[] = [];
+  readonly #sync: boolean;
+  #buf: Uint8Array = EMPTY;
+  #hint = 1024;
   #buffered = 0;
   #inFlight = 0;
+  /** Where the next chunk starts in the file. */
+  #end = HEADER_BYTES;
   #chain: Promise<void> = Promise.resolve();
   #entries = 0;
   #bytes = 0;
@@ -47,11 +75,12 @@ export class ReplayWriter {
   #error: string | null = null;
   #closed = false;
 
-  private constructor(path: string, file: Deno.FsFile, options: ReplayWriterOptions) {
-    this.path = path;
+  private constructor(path: string, file: Deno.FsFile | null, options: ReplayWriterOptions) {
+    this.#path = path;
     this.#file = file;
     this.#chunkBytes = options.chunkBytes ?? 16 * 1024;
     this.#maxPending = options.maxPendingBytes ?? 4 * 1024 * 1024;
+    this.#sync = options.sync ?? false;
   }
 
   /**
@@ -59,15 +88,39 @@ export class ReplayWriter {
    * exists: a replay is never overwritten.
    */
   static async create(path: string, header: ReplayHeader, options: ReplayWriterOptions = {}): Promise<ReplayWriter> {
-    await Deno.mkdir(dirname(path), { recursive: true });
-    const file = await Deno.open(path, { write: true, createNew: true });
-    try {
-      await writeFully(file, encodeHeader(header));
-    } catch (error) {
-      file.close();
-      throw error;
-    }
+    const file = await createFile(path, header, options.sync ?? false);
     return new ReplayWriter(path, file, options);
+  }
+
+  /**
+   * A writer whose file is created by its first operation, so a caller that
+   * cannot wait (a bus listener) can append at once. `paths` are tried in
+   * order until one does not exist yet (a replay is never overwritten); when
+   * none can be created the error is kept ({@link stats}) and entries are
+   * dropped from then on.
+   */
+  static deferred(paths: readonly string[], header: ReplayHeader, options: ReplayWriterOptions = {}): ReplayWriter {
+    if (!paths.length) throw new RangeError("Cannot defer a replay file without a path");
+    const writer = new ReplayWriter(paths[0]!, null, options);
+    void writer.#enqueue(async () => {
+      for (const path of paths) {
+        try {
+          writer.#file = await createFile(path, header, writer.#sync);
+          writer.#path = path;
+          await options.created?.(path);
+          return;
+        } catch (error) {
+          if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+        }
+      }
+      throw new Error(`Cannot create a replay file: ${paths.length} names from ${paths[0]} are taken`);
+    });
+    return writer;
+  }
+
+  /** The file's path (for a deferred writer, the one it got once created). */
+  get path(): string {
+    return this.#path;
   }
 
   /** The current figures. */
@@ -75,68 +128,121 @@ export class ReplayWriter {
     return { entries: this.#entries, bytes: this.#bytes, dropped: this.#dropped, error: this.#error };
   }
 
-  /** Appends one entry (a wire payload); never waits. False when it was dropped. */
+  /** Bytes appended and not handed to the disk yet. */
+  get buffered(): number {
+    return this.#buffered;
+  }
+
+  /** Appends one entry (a wire payload, copied); never waits. False when it was dropped. */
   append(payload: Uint8Array): boolean {
-    if (this.#closed || this.#error !== null || this.#buffered + this.#inFlight + payload.length > this.#maxPending) {
+    const size = ENTRY_PREFIX_BYTES + payload.length;
+    if (
+      this.#closed || this.#error !== null || payload.length > MAX_ENTRY_BYTES ||
+      this.#buffered + this.#inFlight + size > this.#maxPending
+    ) {
       this.#dropped++;
       return false;
     }
-    const entry = encodeEntry(payload);
-    this.#buffer.push(entry);
-    this.#buffered += entry.length;
+    if (this.#buffered + size > this.#buf.length) this.#grow(this.#buffered + size);
+    const buf = this.#buf;
+    let at = this.#buffered;
+    const n = payload.length;
+    // The u32 LE length prefix (format.ts), written without a DataView per entry.
+    buf[at] = n & 0xff;
+    buf[at + 1] = (n >>> 8) & 0xff;
+    buf[at + 2] = (n >>> 16) & 0xff;
+    buf[at + 3] = n >>> 24;
+    at += ENTRY_PREFIX_BYTES;
+    buf.set(payload, at);
+    this.#buffered = at + n;
     this.#entries++;
-    this.#bytes += entry.length;
-    if (this.#buffered >= this.#chunkBytes) this.#flushBuffer();
+    this.#bytes += size;
+    if (this.#buffered >= this.#chunkBytes) void this.#flushBuffer();
     return true;
   }
 
   /** Patches the record id into the header (spec: when the player's `Played` arrives). */
   setRecordId(recordId: number): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    this.#flushBuffer();
+    void this.#flushBuffer();
     return this.#enqueue(async () => {
-      await this.#file.seek(RECORD_ID_OFFSET, Deno.SeekMode.Start);
-      await writeFully(this.#file, encodeRecordId(recordId));
-      await this.#file.seek(0, Deno.SeekMode.End);
+      const file = this.#file!;
+      await file.seek(RECORD_ID_OFFSET, Deno.SeekMode.Start);
+      await writeFully(file, encodeRecordId(recordId));
+      await file.seek(0, Deno.SeekMode.End);
+      if (this.#sync) await file.syncData();
     });
   }
 
   /** Writes what is buffered; resolves once everything queued so far is on disk. */
   flush(): Promise<void> {
-    this.#flushBuffer();
+    void this.#flushBuffer();
     return this.#chain;
+  }
+
+  /**
+   * Writes what is buffered as one chunk and resolves with its byte range once
+   * it is written (and fsync'd with `sync`); null when nothing was buffered or
+   * the write failed (the error is in {@link stats}).
+   */
+  flushSegment(): Promise<WrittenSegment | null> {
+    return this.#flushBuffer();
   }
 
   /** Writes the rest and closes the file. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return await this.#chain;
-    this.#flushBuffer();
+    void this.#flushBuffer();
     this.#closed = true;
     await this.#enqueue(() => {
-      this.#file.close();
+      this.#file?.close();
+      this.#file = null;
       return Promise.resolve();
     });
   }
 
-  #flushBuffer(): void {
-    if (!this.#buffered) return;
-    const chunk = concat(this.#buffer, this.#buffered);
-    this.#buffer = [];
+  #grow(need: number): void {
+    let size = Math.max(this.#buf.length * 2, this.#hint);
+    while (size < need) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.#buf.subarray(0, this.#buffered));
+    this.#buf = next;
+  }
+
+  #flushBuffer(): Promise<WrittenSegment | null> {
+    if (!this.#buffered) return Promise.resolve(null);
+    // The buffer itself goes to the disk; the next append starts a new one (sized like this one).
+    const chunk = this.#buf.subarray(0, this.#buffered);
+    // The next buffer is made by the next append (an idle file holds none), sized like this one.
+    this.#hint = Math.min(this.#buf.length, 64 * 1024);
+    this.#buf = EMPTY;
     this.#inFlight += chunk.length;
     this.#buffered = 0;
-    void this.#enqueue(async () => {
+    let segment: WrittenSegment | null = null;
+    return this.#enqueue(async () => {
       try {
-        await writeFully(this.#file, chunk);
+        const file = this.#file!;
+        await writeFully(file, chunk);
+        if (this.#sync) await file.syncData();
+        segment = { offset: this.#end, bytes: chunk.length };
+        this.#end += chunk.length;
       } finally {
         this.#inFlight -= chunk.length;
       }
-    });
+    }).then(() => segment);
   }
 
   /** Runs `op` after every earlier one; a failure is kept (later appends are dropped) and never rejects the chain. */
   #enqueue(op: () => Promise<void>): Promise<void> {
     this.#chain = this.#chain.then(async () => {
-      if (this.#error !== null && !this.#closed) return;
+      if (this.#error !== null) {
+        // After a failure nothing more is written; closing only releases the file.
+        if (this.#closed) {
+          this.#file?.close();
+          this.#file = null;
+        }
+        return;
+      }
       try {
         await op();
       } catch (error) {
@@ -147,17 +253,22 @@ export class ReplayWriter {
   }
 }
 
+const EMPTY = new Uint8Array(0);
+
+async function createFile(path: string, header: ReplayHeader, sync: boolean): Promise<Deno.FsFile> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  const file = await Deno.open(path, { write: true, createNew: true });
+  try {
+    await writeFully(file, encodeHeader(header));
+    if (sync) await file.syncData();
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+  return file;
+}
+
 async function writeFully(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   let at = 0;
   while (at < bytes.length) at += await file.write(bytes.subarray(at));
-}
-
-function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -12,6 +12,7 @@
 
 import type { RecordData } from "../../protocol/mod.ts";
 import type { EventEntry, JournalEntry, TelemetryBatch } from "../types.ts";
+import { foldSegments } from "./fold_segments.ts";
 
 /** A row about to be written, as a JSON object. */
 export type Obj = Record<string, unknown>;
@@ -37,6 +38,8 @@ export class Plan {
   telemetry: Obj[] = [];
   /** Telemetry bundles whose rows the database unpacks from the journaled JSON: [body, last seq, batches]. */
   bundles: [body: string, seq: number, count: number][] = [];
+  /** `telemetry_segments` rows (`fold_segments.ts`). */
+  segments: Obj[] = [];
   playerData = new Map<string, Obj>();
   snapshots = new Map<string, Obj | null>();
   userBans = new Map<number, Obj | null>();
@@ -261,6 +264,9 @@ export function fold(p: Plan, seq: number, entry: JournalEntry, body?: string | 
       for (let i = 0; i < k; i++) foldTelemetry(p, seq - k + 1 + i, entry.batches[i]!, !raw);
       break;
     }
+    case "telemetry.segments":
+      foldSegments(p, seq, entry);
+      break;
     case "snapshot":
       p.snapshots.set(
         entry.room,

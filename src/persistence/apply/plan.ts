@@ -70,6 +70,7 @@ export function planBatch(batch: readonly SeqEntry[], through: number, now: numb
   add(SQL.staleResults, [...p.completed].map(([round_uuid, users]) => ({ round_uuid, users })));
   add(SQL.telemetry, p.telemetry);
   for (const [body, seq, count] of p.bundles) out.push({ sql: SQL.telemetryBundle, params: [body, seq - count + 1] });
+  add(SQL.segments, p.segments);
   add(SQL.playerData, [...p.playerData.values()]);
   const [snapshots, unsnap] = split(p.snapshots);
   add(SQL.snapshots, snapshots);

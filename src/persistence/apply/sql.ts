@@ -193,6 +193,17 @@ function statements(dialect: Dialect) {
       SELECT $2 + x.key, x.value->>'kind', x.value->>'room', x.value->>'round', x.value->>'user',
         json_array_length(x.value->'items'), x.value->'items', x.value->>'first_at', x.value->>'last_at'
       FROM json_each($1, '$.batches') AS x WHERE true ON CONFLICT DO NOTHING`,
+    segments: `INSERT INTO telemetry_segments (seq, file_path, file_offset, byte_count, room_id, round_uuid,
+        player_id, touch_count, judge_count, touch_items, judge_items, first_at, created_at)
+      SELECT seq, file_path, file_offset, byte_count, room_id, round_uuid, player_id, touch_count, judge_count,
+        touch_items, judge_items, first_at, created_at
+      FROM ${
+      rows(
+        "seq bigint, file_path text, file_offset bigint, byte_count bigint, room_id text, round_uuid text, " +
+          "player_id bigint, touch_count int, judge_count int, touch_items int, judge_items int, first_at bigint, " +
+          "created_at bigint",
+      )
+    } WHERE true ON CONFLICT DO NOTHING`,
     playerData: `INSERT INTO round_player_data AS d (round_uuid, player_id, room_id, touch_items, judge_items,
         touch_batches, judge_batches, first_at, last_at)
       SELECT round_uuid, player_id, room_id, touch_items, judge_items, touch_batches, judge_batches, first_at, last_at

@@ -137,12 +137,31 @@ CREATE INDEX round_player_data_first ON round_player_data (first_at{{nulls_first
 CREATE INDEX ip_history_first_seen ON ip_history (first_seen_at{{nulls_first}});
 `;
 
+/**
+ * Touches and judges as wire bytes (issue 15, `src/persistence/telemetry/`):
+ * one row per appended segment of a round's `.phirarec` file. Written in the
+ * SQL both PostgreSQL and SQLite accept (INTEGER/BIGINT/TEXT, no JSONB, no
+ * identity columns): the sequence is the journal's. `telemetry_batches`
+ * stays readable (rows written before this version).
+ */
+const V5 = `
+CREATE TABLE telemetry_segments (
+  seq BIGINT PRIMARY KEY, file_path TEXT NOT NULL, file_offset BIGINT NOT NULL, byte_count BIGINT NOT NULL,
+  room_id TEXT NOT NULL, round_uuid TEXT, player_id BIGINT NOT NULL, touch_count INTEGER NOT NULL,
+  judge_count INTEGER NOT NULL, touch_items INTEGER NOT NULL, judge_items INTEGER NOT NULL, first_at BIGINT NOT NULL,
+  created_at BIGINT NOT NULL);
+CREATE INDEX telemetry_segments_file ON telemetry_segments (file_path);
+CREATE INDEX telemetry_segments_created ON telemetry_segments (created_at);
+CREATE INDEX telemetry_segments_round ON telemetry_segments (round_uuid, player_id);
+`;
+
 /** Every migration, in version order. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: "initial schema", sql: V1 },
   { version: 2, description: "indexes on retention time columns", sql: V2 },
   { version: 3, description: "journal identity", sql: V3 },
   { version: 4, description: "indexes on the other retention time columns", sql: V4 },
+  { version: 5, description: "telemetry segments", sql: V5 },
 ];
 
 /** Schema version this code writes and understands. */

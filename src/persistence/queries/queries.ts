@@ -19,6 +19,7 @@ import type {
   UserRow,
 } from "./rows.ts";
 import { num, numOrNull, type Queryable, type Row } from "../backends/mod.ts";
+import { queryTelemetry } from "./telemetry_query.ts";
 
 /** Largest page of `persist.touches` / `persist.judges` (spec 3 §8). */
 export const TELEMETRY_PAGE_LIMIT = 500;
@@ -83,8 +84,12 @@ const roundRow = (r: Row): RoundRow => ({
 export class Queries {
   readonly #db: Queryable;
 
-  constructor(db: Queryable) {
+  readonly #telemetryDir: string | null;
+
+  /** `telemetryDir`: the folder of stored telemetry files (`<data_dir>/record`); null reads JSON rows only. */
+  constructor(db: Queryable, telemetryDir: string | null = null) {
     this.#db = db;
+    this.#telemetryDir = telemetryDir;
   }
 
   /** A user, or null. */
@@ -218,25 +223,14 @@ export class Queries {
     }));
   }
 
-  /** Touch or judge batches after sequence `since`, ascending; at most 500 (spec 3 §8). */
-  async telemetry(kind: "touches" | "judges", f: TelemetryFilter = {}): Promise<TelemetryRow[]> {
-    const w = where([["round_uuid = ?", f.round], ["player_id = ?", f.player]], [kind, f.since ?? 0]);
-    w.params.push(clamp(f.limit ?? TELEMETRY_PAGE_LIMIT, TELEMETRY_PAGE_LIMIT));
-    const rows = await this.#db.query(
-      `SELECT * FROM telemetry_batches WHERE kind = $1 AND seq > $2${w.sql} ORDER BY seq LIMIT $${w.params.length}`,
-      w.params,
-    );
-    return rows.map((r) => ({
-      seq: num(r.seq),
-      kind: String(r.kind),
-      room_id: String(r.room_id),
-      round_uuid: (r.round_uuid as string | null) ?? null,
-      player_id: num(r.player_id),
-      item_count: num(r.item_count),
-      items: r.items as unknown[],
-      first_at: num(r.first_at),
-      created_at: num(r.created_at),
-    }));
+  /** Touch or judge batches after sequence `since`, ascending; at most 500 (spec 3 §8; `telemetry_query.ts`). */
+  telemetry(kind: "touches" | "judges", f: TelemetryFilter = {}): Promise<TelemetryRow[]> {
+    return queryTelemetry(this.#db, this.#telemetryDir, kind, {
+      since: f.since ?? 0,
+      limit: clamp(f.limit ?? TELEMETRY_PAGE_LIMIT, TELEMETRY_PAGE_LIMIT),
+      round: f.round,
+      player: f.player,
+    });
   }
 
   /** Room snapshots after sequence `since`, ascending by sequence. */

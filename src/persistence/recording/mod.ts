@@ -1,6 +1,6 @@
 /**
  * Turning what happens into journal records (issue 5 "What is durable"):
- * domain events, touches and judges in bundles (with a per-round cap),
+ * domain events, touches and judges (as wire bytes, `../telemetry/`, with a per-round cap),
  * playtime, room snapshots, bans and the authentication cache.
  *
  * @module
@@ -8,8 +8,6 @@
 
 export { EventRecorder } from "./recorder.ts";
 export type { EventRecorderOptions } from "./recorder.ts";
-export { TELEMETRY_LIMITS, TelemetryBatcher } from "./telemetry_batcher.ts";
-export type { TelemetryBatcherOptions } from "./telemetry_batcher.ts";
 export { ROUND_TELEMETRY_MAX_BYTES, RoundTelemetryCap } from "./telemetry_cap.ts";
 export type { CappedRound, TelemetryCapCounters } from "./telemetry_cap.ts";
 export { SnapshotDebouncer } from "./snapshots.ts";

@@ -2,9 +2,9 @@
  * Turns domain events into journal records (issue 5 "What is durable"):
  * every event except the telemetry kinds becomes one `event` record (the
  * events table, room history, rounds and round results derive from it);
- * touches and judges are batched per player and journaled in bundles
- * (`telemetry_batcher.ts`); room stays feed the playtime
- * tracker. Called synchronously by the bus, so a record is journaled before
+ * touches and judges are stored as the wire bytes they came as, per round
+ * and player, in segments indexed by journal records
+ * (`../telemetry/segment_store.ts`); room stays feed the playtime tracker. Called synchronously by the bus, so a record is journaled before
  * the command that caused it has its reply written to the socket.
  *
  * Durability of round results (spec 3 §3.1: "results recorded durably, …
@@ -26,9 +26,9 @@
 
 import type { DomainEvent } from "../../events/mod.ts";
 import type { Clock } from "../../util/clock.ts";
+import { ClientCommand, encodeValue } from "../../protocol/mod.ts";
 import { PlaytimeTracker } from "./playtime.ts";
-import { TelemetryBatcher } from "./telemetry_batcher.ts";
-import type { RoundTelemetryCap } from "./telemetry_cap.ts";
+import type { TelemetrySegments } from "../telemetry/segment_store.ts";
 import type { JournalEntry } from "../types.ts";
 
 /** Options of {@link EventRecorder}. */
@@ -36,32 +36,41 @@ export interface EventRecorderOptions {
   readonly clock: Clock;
   /** Journals one record (`body`: its JSON, when already made). */
   readonly write: (entry: JournalEntry, body?: string) => void;
-  /** What one player may store per round (default budget when absent). */
-  readonly telemetryCap?: RoundTelemetryCap;
+  /** Where touches and judges go. */
+  readonly telemetry: TelemetrySegments;
 }
 
 /** The bus listener of the persistence layer. */
 export class EventRecorder {
   readonly playtime = new PlaytimeTracker();
-  readonly batcher: TelemetryBatcher;
+  readonly telemetry: TelemetrySegments;
   readonly #o: EventRecorderOptions;
 
   constructor(o: EventRecorderOptions) {
     this.#o = o;
-    this.batcher = new TelemetryBatcher({
-      clock: o.clock,
-      emit: (entry, body) => o.write(entry, body),
-      ...(o.telemetryCap ? { cap: o.telemetryCap } : {}),
-    });
+    this.telemetry = o.telemetry;
   }
 
   /** Records one event (see the module doc). */
   onEvent(event: DomainEvent): void {
     switch (event.kind) {
-      case "touches":
-        return this.batcher.add("touches", event.room, event.round, event.user, event.frames, event.time);
-      case "judges":
-        return this.batcher.add("judges", event.room, event.round, event.user, event.judges, event.time);
+      case "touches": {
+        // The payload as received (server/telemetry.ts); an event made elsewhere is encoded once.
+        const raw = event.raw ?? encodeValue(ClientCommand, { type: "Touches", frames: [...event.frames] });
+        const n = event.frames.length;
+        return this.telemetry.add("touches", event.room, event.uuid, event.round, event.user, raw, n, event.time);
+      }
+      case "judges": {
+        const raw = event.raw ?? encodeValue(ClientCommand, { type: "Judges", judges: [...event.judges] });
+        const n = event.judges.length;
+        return this.telemetry.add("judges", event.room, event.uuid, event.round, event.user, raw, n, event.time);
+      }
+      case "round.started":
+        this.telemetry.roundStarted(event.round, event.chart, event.time);
+        break;
+      case "round.scored":
+        if (event.round) this.telemetry.scored(event.round, event.user, event.record.id);
+        break;
       case "room.created":
         // The creator is in the room from its creation (no separate room.joined).
         if (event.by !== null) this.playtime.joined(event.by, event.time);
@@ -73,11 +82,11 @@ export class EventRecorder {
         if (!event.monitor) this.playtime.left(event.user, event.time);
         break;
       case "room.deleted":
-        this.batcher.cap.roomGone(event.room);
+        this.telemetry.roomGone(event.room, event.uuid);
         break;
       case "round.completed":
-        // The round's last batches get sequences before its completion.
-        this.batcher.flushRound(event.round);
+        // The round's files are written and closed; their last segments are indexed once fsync'd.
+        this.telemetry.flushRound(event.round);
         break;
     }
     const { seq: _busSeq, ...e } = event;

@@ -16,6 +16,7 @@ import { AuthCacheSync } from "./auth_sync.ts";
 import { EventRecorder } from "./recorder.ts";
 import { SnapshotDebouncer } from "./snapshots.ts";
 import { RoundTelemetryCap } from "./telemetry_cap.ts";
+import { TelemetrySegments, type TelemetrySegmentsOptions } from "../telemetry/segment_store.ts";
 
 /** Options of {@link Recording}. */
 export interface RecordingOptions {
@@ -23,8 +24,12 @@ export interface RecordingOptions {
   readonly log: Logger;
   /** Journals a record without throwing (failures are counted by the writer). */
   readonly write: (entry: JournalEntry, body?: string) => void;
-  /** What one player may store per round, in bytes of JSON. */
+  /** What one player may store per round, in wire bytes. */
   readonly roundTelemetryMaxBytes: number;
+  /** The folder of telemetry files (`<data_dir>/record`). */
+  readonly telemetryDir: string;
+  /** Test seams of the telemetry store (flush period, segment size, memory bound). */
+  readonly telemetry?: Partial<Pick<TelemetrySegmentsOptions, "flushMs" | "segmentBytes" | "maxPendingBytes">>;
 }
 
 /** The recording parts of persistence; see the module doc. */
@@ -46,7 +51,15 @@ export class Recording {
           max_bytes: c.maxBytes,
         }),
     );
-    this.recorder = new EventRecorder({ clock: o.clock, write: o.write, telemetryCap: cap });
+    const telemetry = new TelemetrySegments({
+      ...o.telemetry,
+      clock: o.clock,
+      log: o.log,
+      dir: o.telemetryDir,
+      cap,
+      emit: (entry) => o.write(entry),
+    });
+    this.recorder = new EventRecorder({ clock: o.clock, write: o.write, telemetry });
     this.snapshots = new SnapshotDebouncer({
       clock: o.clock,
       emit: (room, payload) => o.write({ t: "snapshot", room, payload, at: o.clock.now() }),
@@ -67,10 +80,20 @@ export class Recording {
     }, { telemetry: true });
   }
 
-  /** Journals what is held for batching: touch and judge batches, debounced snapshots. */
+  /** Journals what is held for batching: touch and judge segments (once written), debounced snapshots. */
   flushHeld(): void {
-    this.recorder.batcher.flushAll();
+    this.recorder.telemetry.flushAll();
     this.snapshots.flushAll();
+  }
+
+  /** Resolves once every telemetry segment written so far is journaled. */
+  telemetryIdle(): Promise<void> {
+    return this.recorder.telemetry.idle();
+  }
+
+  /** Writes and closes every telemetry file and journals their last segments (shutdown). */
+  closeTelemetry(): Promise<void> {
+    return this.recorder.telemetry.close();
   }
 
   /** Journals the playtime accumulated so far. */
@@ -93,8 +116,8 @@ export class Recording {
     return this.#authSync.diff(entries);
   }
 
-  /** Stops the batching timer (persistence closed). */
+  /** Stops the telemetry store's timer without waiting for its files (persistence closed). */
   stop(): void {
-    this.recorder.batcher.stop();
+    void this.recorder.telemetry.close();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * What one round may store of one player's touches and judges (issue 14
  * "Hostile clients": one player in a watched room wrote 28 MB in 10 s and
- * filled the disk). Each player has a budget of JSON bytes per round
+ * filled the disk). Each player has a budget of stored bytes per round
+ * (wire payloads with their 4-byte `.phirarec` length prefixes, issue 15)
  * (`round_telemetry_max_mb`, both kinds together); an event that does not
  * fit is dropped, and so is everything the player sends later in that
  * round. Drops are counted (`runtime persistence`, `telemetry`) and each
@@ -9,8 +10,8 @@
  *
  * The default (16 MB) is several times what a real client sends in a long
  * round: the official client sends touch frames at most at 20 Hz per finger
- * and one judge event per note (protocol.md §4), about 4 MB in a ten-minute
- * round with ten fingers down throughout. This bounds what a round can put
+ * and one judge event per note (protocol.md §4), about 4 MB of JSON — about
+ * 1 MB of wire bytes — in a ten-minute round with ten fingers down throughout. This bounds what a round can put
  * on the disk; how fast a session may send is the wire side's limit.
  *
  * Work per event is two map lookups; what is kept is one entry per player
@@ -20,7 +21,7 @@
  * @module
  */
 
-/** Default budget: JSON bytes per player and round. */
+/** Default budget: stored bytes per player and round. */
 export const ROUND_TELEMETRY_MAX_BYTES = 16 * 1024 * 1024;
 
 /** A player-round that reached its budget. */
@@ -35,7 +36,7 @@ export interface CappedRound {
 export interface TelemetryCapCounters {
   /** Touch frames and judge events dropped. */
   dropped_items: number;
-  /** JSON bytes they would have taken. */
+  /** Bytes they would have taken. */
   dropped_bytes: number;
   /** Player-rounds that reached the budget. */
   capped_rounds: number;
@@ -68,7 +69,7 @@ export class RoundTelemetryCap {
     return n;
   }
 
-  /** True when an event of `items` items and `bytes` JSON bytes fits the player's budget (and charges it). */
+  /** True when an event of `items` items and `bytes` stored bytes fits the player's budget (and charges it). */
   admit(room: string, round: string | null, user: number, items: number, bytes: number): boolean {
     const key = round ?? `room:${room}`;
     let r = this.#rounds.get(key);

@@ -20,6 +20,7 @@ import type { Logger } from "../../util/log.ts";
 import type { Backend, Queryable, SqlDb } from "../backends/mod.ts";
 import { num } from "../backends/mod.ts";
 import type { RetentionPolicy } from "../types.ts";
+import { pruneSegments } from "../telemetry/retention.ts";
 
 /** Which default applies to a table. */
 type DefaultDays = "persistence" | "touch_judge" | "round_data" | null;
@@ -135,13 +136,19 @@ async function deleteChunked(
   return total;
 }
 
-/** Applies `policies` once. Table and column names come from {@link RETENTION_TABLES} only. */
+/**
+ * Applies `policies` once. Table and column names come from {@link RETENTION_TABLES} only. The age rule of
+ * `telemetry_batches` (`touch_judge_retention_days`) also removes stored telemetry files and their
+ * `telemetry_segments` rows (`../telemetry/retention.ts`; reported as table `telemetry_segments`, by files)
+ * when `telemetryDir` is given.
+ */
 export async function runRetention(
   db: SqlDb,
   policies: readonly RetentionPolicy[],
   now: number,
   log: Logger,
   chunk = 5000,
+  telemetryDir: string | null = null,
 ): Promise<RetentionResult[]> {
   const results: RetentionResult[] = [];
   const id = ROW_ID[db.backend];
@@ -180,6 +187,13 @@ export async function runRetention(
     }
     if (byAge || byRows) log.info("retention pruned a table", { table: p.table, by_age: byAge, by_rows: byRows });
     results.push({ table: p.table, by_age: byAge, by_rows: byRows });
+    if (p.table === "telemetry_batches" && p.days !== null && telemetryDir !== null) {
+      const pruned = await pruneSegments(db, telemetryDir, now - p.days * DAY_MS);
+      if (pruned.rows || pruned.files) {
+        log.info("retention removed telemetry files", { files: pruned.files, segments: pruned.rows });
+      }
+      results.push({ table: "telemetry_segments", by_age: pruned.rows, by_rows: 0 });
+    }
     await yieldToEventLoop();
   }
   return results;

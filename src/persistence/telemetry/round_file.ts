@@ -1,0 +1,134 @@
+/**
+ * One player's telemetry file of one round (issue 15), as the segment store
+ * drives it: the `.phirarec` writer (`src/replay/writer.ts`, created on its
+ * first write, fsync'd per segment), the open marker that lets start-up find
+ * it after a crash (`recovery.ts`), and what the bytes buffered since the
+ * last segment hold (messages and items per kind, first and last time).
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { isReplayId, isReplayTimestamp, ReplayWriter } from "../../replay/mod.ts";
+import { markerName } from "./recovery.ts";
+import { OPEN_MARKERS, type TelemetrySegment } from "./segment_types.ts";
+
+/** Where a round file is and what it belongs to. */
+export interface RoundFileInit {
+  /** The telemetry folder. */
+  readonly dir: string;
+  readonly room: string;
+  readonly roomUuid: string;
+  readonly round: string | null;
+  readonly user: number;
+  /** Chart id for the header and the path (0 when unknown). */
+  readonly chart: number;
+  /** The round's start (ms): the file's name; the next free millisecond is used if taken. */
+  readonly startedAt: number;
+  readonly maxPendingBytes: number;
+  readonly nameAttempts: number;
+}
+
+/** The file of one player and round being written. */
+export class RoundFile {
+  readonly writer: ReplayWriter;
+  readonly room: string;
+  readonly roomUuid: string;
+  readonly round: string | null;
+  readonly user: number;
+  readonly #dir: string;
+  touches = 0;
+  judges = 0;
+  touchItems = 0;
+  judgeItems = 0;
+  firstAt = 0;
+  lastAt = 0;
+  /** Writing failed: the rest of the round is dropped. */
+  failed = false;
+
+  private constructor(o: RoundFileInit, writer: ReplayWriter) {
+    this.writer = writer;
+    this.room = o.room;
+    this.roomUuid = o.roomUuid;
+    this.round = o.round;
+    this.user = o.user;
+    this.#dir = o.dir;
+  }
+
+  /** Starts a file; null when the user id or time cannot name one (a path is built from integers only). */
+  static start(o: RoundFileInit): RoundFile | null {
+    if (!isReplayId(o.user) || !isReplayId(o.chart) || !isReplayTimestamp(o.startedAt)) return null;
+    const paths = Array.from(
+      { length: o.nameAttempts },
+      (_, i) => join(o.dir, String(o.user), String(o.chart), `${o.startedAt + i}.phirarec`),
+    );
+    const markers = join(o.dir, OPEN_MARKERS);
+    const writer = ReplayWriter.deferred(paths, { chartId: o.chart, userId: o.user, recordId: 0 }, {
+      chunkBytes: Infinity,
+      maxPendingBytes: o.maxPendingBytes,
+      sync: true,
+      // Marks the file as being written before any segment can be torn (recovery.ts).
+      created: async (path) => {
+        await Deno.mkdir(markers, { recursive: true });
+        await Deno.writeFile(join(markers, markerName(o.dir, path)), new Uint8Array(0));
+      },
+    });
+    return new RoundFile(o, writer);
+  }
+
+  /** Appends one payload of `items` items; false when the writer dropped it. */
+  append(kind: "touches" | "judges", raw: Uint8Array, items: number, at: number): boolean {
+    if (!this.writer.append(raw)) return false;
+    if (kind === "touches") {
+      this.touches++;
+      this.touchItems += items;
+    } else {
+      this.judges++;
+      this.judgeItems += items;
+    }
+    if (this.touches + this.judges === 1) this.firstAt = at;
+    this.lastAt = at;
+    return true;
+  }
+
+  /**
+   * Writes what is buffered as one segment; resolves with its index row once
+   * fsync'd, or with the number of messages lost when the write failed.
+   * Null when nothing was buffered.
+   */
+  flush(): Promise<TelemetrySegment | number> | null {
+    if (!this.writer.buffered) return null;
+    const seg = {
+      room: this.room,
+      round: this.round,
+      user: this.user,
+      touches: this.touches,
+      judges: this.judges,
+      touch_items: this.touchItems,
+      judge_items: this.judgeItems,
+      first_at: this.firstAt,
+      last_at: this.lastAt,
+    };
+    this.touches =
+      this.judges =
+      this.touchItems =
+      this.judgeItems =
+        0;
+    return this.writer.flushSegment().then((written) => {
+      if (!written) return seg.touches + seg.judges;
+      const file = this.writer.path.slice(this.#dir.length + 1).replaceAll("\\", "/");
+      return { file, offset: written.offset, bytes: written.bytes, ...seg };
+    });
+  }
+
+  /** Closes the file (after a last {@link flush}): an empty file goes, and so does the marker. */
+  async close(): Promise<void> {
+    await this.writer.close();
+    const { error, bytes } = this.writer.stats();
+    // A file that never got past its header holds nothing. After an error the path may be another's: left alone.
+    if (error === null && bytes === 0) await Deno.remove(this.writer.path).catch(() => {});
+    if (error === null) {
+      await Deno.remove(join(this.#dir, OPEN_MARKERS, markerName(this.#dir, this.writer.path))).catch(() => {});
+    }
+  }
+}
