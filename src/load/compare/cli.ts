@@ -44,9 +44,13 @@ export async function compare(o: CompareOptions, env: PhaseEnv): Promise<ServerR
       try {
         let f;
         if (phase === "idle") f = r.idle = await idlePhase(kind, o, env);
-        else if (phase === "relay") {
-          f = r.relay = (await relayPhase(kind, o.rooms, o.relayDuration, o.clientProcs, o, env)).figures;
-        } else f = r.big = (await relayPhase(kind, o.bigRooms, o.bigDuration, o.bigClientProcs, o, env)).figures;
+        else {
+          const run = phase === "big"
+            ? await relayPhase(kind, o.bigRooms, o.bigDuration, o.bigClientProcs, o, env)
+            : await relayPhase(kind, o.rooms, o.relayDuration, o.clientProcs, o, env);
+          f = r[phase] = run.figures;
+          r.samples = { ...r.samples, [phase]: run.samples };
+        }
         if (f.errors) say(`  ${kind} ${phase}: ${f.errors} errors, first: ${f.errorSamples.slice(0, 3).join(" | ")}`);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);

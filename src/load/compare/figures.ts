@@ -6,7 +6,7 @@
  * @module
  */
 
-import { mib, rssSlopeMiBPerMin, type Sample, windowFigures } from "./sampler.ts";
+import { mib, peakPercents, rssSlopeMiBPerMin, type Sample, windowFigures } from "./sampler.ts";
 
 /** p50 / p99 / max of a latency, ms. */
 export interface Latency {
@@ -44,6 +44,9 @@ export interface RelayFigures {
   readonly serverCpuPercent: number | null;
   readonly serverMainThreadPercent: number | null;
   readonly machinePercent: number | null;
+  /** Busiest 10 s of the server's main thread and of the machine over the whole phase, setup included. */
+  readonly peakMainThreadPercent: number | null;
+  readonly peakMachinePercent: number | null;
   /** Machine CPU not used by the server or the generators (other processes, PostgreSQL, the upstream). */
   readonly otherPercent: number | null;
   readonly generatorCpuPercent: number;
@@ -98,6 +101,9 @@ export function idleFigures(rssAfterStartBytes: number, report: Json): IdleFigur
   };
 }
 
+/** The stretch over which peaks are taken (saturation must last, not be one busy sample). */
+export const PEAK_SPAN_MS = 10_000;
+
 /** The steady window of `rooms` reports, wall-clock ms: the latest start to the earliest end. */
 export function steadyWindow(reports: readonly Json[]): { from: number; to: number } {
   const starts = reports.map((r) => Date.parse(r.startedAt) + r.results.setupMs);
@@ -123,8 +129,9 @@ export interface Load {
 
 /**
  * Which resource ran out first: the server's event loop (its main thread
- * near a full core), the machine's cores (server + generator + the rest near
- * every core), the load generator itself, or none.
+ * near a full core for 10 s at some point of the phase, setup included), the
+ * machine's cores (server + generator + the rest near every core), the load
+ * generator itself, or none.
  */
 export function saturationVerdict(l: Load): string {
   const f = (n: number) => `${Math.round(n)} %`;
@@ -154,6 +161,7 @@ export function relayFigures(
 ): RelayFigures {
   const w = steadyWindow(reports);
   const whole = windowFigures(samples, w.from, w.to);
+  const peak = peakPercents(samples, PEAK_SPAN_MS);
   const afterRound = w.from + roundSecs * 1000;
   const later = samples.filter((s) => s.at >= afterRound && s.at <= w.to);
   const sum = (f: (r: Json) => number) => reports.reduce((t, r) => t + (f(r) ?? 0), 0);
@@ -180,6 +188,8 @@ export function relayFigures(
     serverCpuPercent: whole?.cpuPercent ?? null,
     serverMainThreadPercent: whole?.mainThreadPercent ?? null,
     machinePercent: whole?.machinePercent ?? null,
+    peakMainThreadPercent: peak?.mainThread ?? null,
+    peakMachinePercent: peak?.machine ?? null,
     otherPercent: other,
     generatorCpuPercent: generator,
     generatorLagP99: maxOf(reports.map((r) => r.generatorLag?.p99 ?? null)),
@@ -192,8 +202,8 @@ export function relayFigures(
     errorKinds: mergeKinds(reports),
     errorSamples: samplesOf(reports),
     saturated: saturationVerdict({
-      serverMainThread: whole?.mainThreadPercent ?? null,
-      machine: whole?.machinePercent ?? null,
+      serverMainThread: peak?.mainThread ?? whole?.mainThreadPercent ?? null,
+      machine: peak?.machine ?? whole?.machinePercent ?? null,
       generator: Math.max(...reports.map((r) => r.results.generator?.cpuPercent ?? 0)),
       other,
       cores,

@@ -80,6 +80,8 @@ Deno.test("relayFigures combines reports and /proc samples: CPU over the window,
   equal(f.serverCpuPercent, 50);
   equal(f.serverMainThreadPercent, 40);
   equal(f.machinePercent, 120);
+  equal(f.peakMainThreadPercent, 40);
+  equal(f.peakMachinePercent, 120);
   equal(f.otherPercent, 56);
   equal(f.rssSteadyStartMiB, 202);
   equal(f.rssAfterFirstRoundMiB, 232);
@@ -99,6 +101,20 @@ Deno.test("relayFigures combines reports and /proc samples: CPU over the window,
   equal(two.generatorCpuPercent, 28);
   deepEqual(two.errorKinds, { "room-round": 2, "Ready/timeout": 2 });
   deepEqual(two.errorSamples, ["x", "x"]);
+});
+
+Deno.test("relayFigures takes saturation from the busiest 10 s of the phase, setup included", () => {
+  const t0 = 1_000_000;
+  const samples: Sample[] = [];
+  // Setup (before t0 + 2 s): the main thread at a full core for 12 s; then 40 %.
+  for (let k = -12; k <= 70; k++) {
+    const main = k < 2 ? (k + 12) * 1000 : 14_000 + (k - 2) * 400;
+    samples.push({ at: t0 + k * 1000, rssBytes: M, cpuMs: main, mainCpuMs: main, machineBusyMs: (k + 12) * 1200 });
+  }
+  const f = relayFigures([roomsReport(t0)], samples, 30, 2);
+  equal(f.serverMainThreadPercent, 40);
+  equal(f.peakMainThreadPercent, 100);
+  equal(f.saturated, "server event loop (main thread 100 % of a core)");
 });
 
 Deno.test("saturationVerdict names the event loop first, then the machine, then the generator", () => {

@@ -123,6 +123,29 @@ export function rssSlopeMiBPerMin(samples: readonly Sample[], from: number, to: 
   return Math.round(num / den * 60_000 / 1024 / 1024 * 100) / 100;
 }
 
+/** Busiest stretch of at least `spanMs` over all samples (setup included), % of one core; null when none. */
+export function peakPercents(
+  samples: readonly Sample[],
+  spanMs: number,
+): { mainThread: number; machine: number | null } | null {
+  let main: number | null = null;
+  let machine: number | null = null;
+  let j = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const a = samples[i]!;
+    j = Math.max(j, i + 1);
+    while (j < samples.length && samples[j]!.at - a.at < spanMs) j++;
+    if (j >= samples.length) break;
+    const b = samples[j]!;
+    const span = b.at - a.at;
+    main = Math.max(main ?? 0, pct(b.mainCpuMs - a.mainCpuMs, span));
+    if (a.machineBusyMs !== null && b.machineBusyMs !== null) {
+      machine = Math.max(machine ?? 0, pct(b.machineBusyMs - a.machineBusyMs, span));
+    }
+  }
+  return main === null ? null : { mainThread: main, machine };
+}
+
 /** Bytes as MiB, one decimal. */
 export function mib(bytes: number): number {
   return Math.round(bytes / 1024 / 1024 * 10) / 10;

@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { mib, readSample, rssSlopeMiBPerMin, type Sample, Sampler, windowFigures } from "./sampler.ts";
+import { mib, peakPercents, readSample, rssSlopeMiBPerMin, type Sample, Sampler, windowFigures } from "./sampler.ts";
 
 const M = 1024 * 1024;
 const s = (at: number, rssMiB: number, cpuMs: number, mainCpuMs: number, busy: number | null): Sample => ({
@@ -60,4 +60,14 @@ Deno.test("Sampler keeps the readings of its reader and samples once more when s
   sampler.start(60_000);
   sampler.stop();
   equal(sampler.samples.length, 2);
+});
+
+Deno.test("peakPercents is the busiest stretch of at least the span, main thread and machine", () => {
+  const samples = [0, 2, 4, 6, 8, 10, 12, 14].map((sec) =>
+    s(sec * 1000, 1, 0, sec <= 6 ? sec * 200 : 1200 + (sec - 6) * 900, sec * 1500)
+  );
+  // Main thread: 20 % until 6 s, then 90 %; the best 4 s stretch is 90 %.
+  deepEqual(peakPercents(samples, 4000), { mainThread: 90, machine: 150 });
+  equal(peakPercents(samples, 60_000), null);
+  deepEqual(peakPercents([s(0, 1, 0, 0, null), s(5000, 1, 0, 2500, null)], 5000), { mainThread: 50, machine: null });
 });

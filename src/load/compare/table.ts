@@ -8,6 +8,7 @@
 
 import type { CompareOptions, ServerKind } from "./args.ts";
 import type { IdleFigures, Latency, RelayFigures } from "./figures.ts";
+import type { Sample } from "./sampler.ts";
 
 /** Everything measured on one server. */
 export interface ServerResult {
@@ -18,6 +19,8 @@ export interface ServerResult {
   big?: RelayFigures;
   /** Phases that failed, with why. */
   readonly failures: string[];
+  /** The server's `/proc` samples of the relay phases, for the JSON report. */
+  samples?: { relay?: Sample[]; big?: Sample[] };
 }
 
 /** Renders rows under a header as an aligned Markdown table. */

@@ -30,6 +30,8 @@ const relay: RelayFigures = {
   serverCpuPercent: 30.4,
   serverMainThreadPercent: 28,
   machinePercent: 120,
+  peakMainThreadPercent: 60,
+  peakMachinePercent: 150,
   otherPercent: 20,
   generatorCpuPercent: 45,
   generatorLagP99: 5,
