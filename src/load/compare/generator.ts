@@ -48,12 +48,18 @@ export function monitorIdsFor(rooms: number): number[] {
   return Array.from({ length: rooms }, (_, r) => MONITOR_BASE + r);
 }
 
-/** Runs `load <scenario> <args>` against `t` in processes, one per argument list; resolves with their reports. */
+/**
+ * Runs `load <scenario> <args>` against `t` in processes, one per argument
+ * list; resolves with their reports. A process still running after `limitMs`
+ * gets SIGTERM, on which the load generator stops and still writes its report
+ * (a saturated server can keep a setup waiting for a long time).
+ */
 export async function runGenerators(
   scenario: "sessions" | "rooms",
   t: GeneratorTarget,
   argLists: readonly string[][],
   dir: string,
+  limitMs = Infinity,
 ): Promise<unknown[]> {
   const runs = argLists.map(async (args, k) => {
     const json = join(dir, `${scenario}-${k}.json`);
@@ -67,7 +73,9 @@ export async function runGenerators(
       ...args,
     ]);
     const child = spawnProgram(cmd.program, cmd.args, dir);
+    const timer = Number.isFinite(limitMs) ? setTimeout(() => void child.stop(60_000), limitMs) : undefined;
     const status = await child.status;
+    clearTimeout(timer);
     await child.stop();
     try {
       return JSON.parse(await Deno.readTextFile(json));

@@ -104,6 +104,8 @@ export function relayPhase(
           ...["--ramp-per-sec", String(o.roomRamp / shares.length)],
         ]),
         dir,
+        // Setup at the ramp rate with room for a slow one, the window, the generator's 30 s teardown.
+        (Math.max(300, 15 * rooms / o.roomRamp) + duration + 60) * 1000,
       );
     } finally {
       sampler.stop();
