@@ -161,7 +161,16 @@ function spawnClients(
   rounds = 0,
 ): { ready: Promise<void>; done: Promise<number>; stop(): Promise<void> } {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", import.meta.filename!, mode, String(port), String(n), String(first), String(rounds)],
+    args: [
+      "run",
+      "--allow-net=127.0.0.1",
+      import.meta.filename!,
+      mode,
+      String(port),
+      String(n),
+      String(first),
+      String(rounds),
+    ],
     stdin: "piped",
     stdout: "piped",
     stderr: "inherit",
