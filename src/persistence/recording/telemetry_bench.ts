@@ -14,28 +14,18 @@
  * @module
  */
 
-import { ClientCommand, encodeValue, type JudgeEvent, type TouchFrame } from "../../protocol/mod.ts";
+import { ClientCommand, encodeValue } from "../../protocol/mod.ts";
 import { ManualClock } from "../../util/clock.ts";
 import { LogHub } from "../../util/log.ts";
 import { Journal } from "../journal/mod.ts";
 import { TelemetrySegments } from "../telemetry/segment_store.ts";
 import { RoundTelemetryCap } from "./telemetry_cap.ts";
+import { SAMPLE_FRAMES, SAMPLE_JUDGES } from "../telemetry/bench_samples.ts";
 
 const PLAYERS = 8000;
-const f32 = (x: number) => Math.fround(x);
 
-/** One touch message: 10 frames of 2 fingers (half a second at 20 Hz). */
-const frames: TouchFrame[] = Array.from({ length: 10 }, (_, k) => ({
-  time: f32(12.34 + k / 20),
-  points: [0, 1].map((f) => [f, { x: f32(((k * 3 + f * 40) % 200) / 100 - 1), y: f32((k * 7 % 100) / 100 - 0.5) }]),
-})) as TouchFrame[];
-/** One judge message of 10 items. */
-const judges: JudgeEvent[] = Array.from({ length: 10 }, (_, k) => ({
-  time: f32(12.34 + k / 16),
-  line_id: k % 4,
-  note_id: 1000 + k,
-  judgement: k % 17 === 0 ? "Good" : "Perfect",
-}));
+const frames = SAMPLE_FRAMES;
+const judges = SAMPLE_JUDGES;
 /** The payloads as they come off the wire (tag byte first). */
 const touchRaw = encodeValue(ClientCommand, { type: "Touches", frames });
 const judgeRaw = encodeValue(ClientCommand, { type: "Judges", judges });

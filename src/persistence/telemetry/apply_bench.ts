@@ -9,25 +9,16 @@
  * @module
  */
 
-import type { JudgeEvent, TouchFrame } from "../../protocol/mod.ts";
 import { LogHub } from "../../util/log.ts";
 import { migrate } from "../backends/migrations.ts";
 import { PgliteDb } from "../backends/pglite_db.ts";
 import { Store } from "../apply/store.ts";
 import type { SeqEntry, TelemetryBatch, TelemetrySegment } from "../types.ts";
+import { SAMPLE_FRAMES, SAMPLE_JUDGES } from "./bench_samples.ts";
 
 const PLAYERS = 8000;
-const f32 = (x: number) => Math.fround(x);
-const frames: TouchFrame[] = Array.from({ length: 10 }, (_, k) => ({
-  time: f32(12.34 + k / 20),
-  points: [0, 1].map((f) => [f, { x: f32(((k * 3 + f * 40) % 200) / 100 - 1), y: f32((k * 7 % 100) / 100 - 0.5) }]),
-})) as TouchFrame[];
-const judges: JudgeEvent[] = Array.from({ length: 10 }, (_, k) => ({
-  time: f32(12.34 + k / 16),
-  line_id: k % 4,
-  note_id: 1000 + k,
-  judgement: k % 17 === 0 ? "Good" : "Perfect",
-}));
+const frames = SAMPLE_FRAMES;
+const judges = SAMPLE_JUDGES;
 
 const log = new LogHub({ level: "error", sink: () => {} }).logger();
 const db = await PgliteDb.open();
