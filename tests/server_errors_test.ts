@@ -2,7 +2,7 @@
  * Every rejected command gets its error reply with the exact string
  * (protocol.md §5.4; spec 3 §4.1 rule 1), localized by the user's language.
  */
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { assertRejectsWithReason } from "../src/client/mod.ts";
 import { expectLog, mark, waitUntil } from "./support/describe.ts";
 import { devToken, startHarness } from "./support/harness.ts";
@@ -213,4 +213,45 @@ Deno.test("a joiner gets the last 50 chat lines in order (default chat_history_l
     Array.from({ length: 50 }, (_, i) => `100:line ${i + 6}`),
   );
   await h.close();
+});
+
+Deno.test("Played's record fetch: a stalled request is hedged by a second one; the budget is record_budget_ms", async (t) => {
+  await t.step("a request that never answers gets a second one after 1.5 s, which is accepted", async () => {
+    const h = await startHarness();
+    const alice = await h.login(100);
+    await alice.createRoom("abc");
+    await alice.selectChart(1);
+    await alice.requestStart();
+    h.dev.state.setFault("record", { delayMs: 600_000, times: 1 });
+    const played = alice.played(100001);
+    let settled = false;
+    played.then(() => (settled = true), () => (settled = true));
+    // In 100 ms steps: the hedge (1.5 s) answers long before the first attempt's 5 s timeout.
+    let steps = 0;
+    while (!settled && steps < 60) {
+      await h.advance(100);
+      steps++;
+    }
+    ok(steps >= 15 && steps < 30, `answered after ${steps} steps`);
+    await played;
+    // Both requests reached upstream; the stalled one was abandoned when the second answered.
+    equal(h.dev.state.requests.filter((r) => r.endpoint === "record").length, 2);
+    await h.close();
+  });
+  await t.step("an upstream that never answers fails the command when record_budget_ms runs out", async () => {
+    const h = await startHarness({ config: { record_budget_ms: 3000 } });
+    const alice = await h.login(100);
+    await alice.createRoom("abc");
+    await alice.selectChart(1);
+    await alice.requestStart();
+    h.dev.state.setFault("record", { delayMs: 600_000 });
+    const played = alice.played(100001);
+    let error: unknown = null;
+    played.catch((e) => (error = e));
+    for (let i = 0; i < 29; i++) await h.advance(100);
+    equal(error, null);
+    for (let i = 0; i < 5 && error === null; i++) await h.advance(100);
+    ok(String(error).includes("Cannot fetch record 100001: request timed out after"), String(error));
+    await h.close();
+  });
 });

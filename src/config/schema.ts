@@ -232,6 +232,10 @@ export const ConfigSchema = z.object({
   heartbeat_timeout: key(secs(1, 3600).default(15), "Silence before a session is dropped (s)."),
   auth_timeout: key(secs(1, 3600).default(15), "Time allowed to authenticate (s)."),
   auth_budget_ms: key(intIn(1, 600_000).default(5000), "Budget for one authentication upstream call (ms)."),
+  record_budget_ms: key(
+    intIn(1, 600_000).default(6000),
+    "Budget for fetching a play record on Played, retries included (ms); the official client waits 7 s for the reply.",
+  ),
   dangle_grace: key(secs(0, 3600).default(10), "Grace for a dropped player outside a round (s)."),
   playing_reconnect_grace: key(secs(0, 3600).default(15), "Grace for a dropped player during a round (s)."),
   graceful_shutdown_timeout: key(secs(0).default(15), "Wait for sessions and queues at shutdown (s)."),

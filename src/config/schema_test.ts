@@ -34,6 +34,7 @@ Deno.test("defaultConfig has the documented defaults", () => {
     [c.heartbeat_timeout, c.auth_timeout, c.dangle_grace, c.playing_reconnect_grace, c.auth_budget_ms],
     [15, 15, 10, 15, 5000],
   );
+  assert.equal(c.record_budget_ms, 6000);
   assert.deepEqual([c.persistence_queue_capacity, c.persistent_rooms_required, c.startup_recovery_timeout], [
     2048,
     false,
@@ -137,6 +138,8 @@ Deno.test("schema validates ranges and formats", async (t) => {
     ["retention identifier", { table_retention: { "t; drop": { days: 1 } } }],
     ["welcome language", { welcome: { messages: { "not a tag": ["x"] } } }],
     ["profile", { profile: "production" }],
+    ["record budget 0", { record_budget_ms: 0 }],
+    ["record budget fraction", { record_budget_ms: 1.5 }],
   ];
   for (const [name, input] of bad) {
     await t.step(name, () => assert.equal(ConfigSchema.safeParse(input).success, false));

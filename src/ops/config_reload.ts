@@ -31,6 +31,7 @@ const LIVE_KEYS = new Set([
   "heartbeat_timeout",
   "auth_timeout",
   "auth_budget_ms",
+  "record_budget_ms",
   "dangle_grace",
   "playing_reconnect_grace",
   "graceful_shutdown_timeout",

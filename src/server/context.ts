@@ -37,6 +37,8 @@ export interface GameServerConfig {
   readonly dangle_grace: number;
   readonly playing_reconnect_grace: number;
   readonly auth_budget_ms: number;
+  /** Budget of the record fetch behind `Played`, retries included (ms). */
+  readonly record_budget_ms: number;
   readonly graceful_shutdown_timeout: number;
   readonly ready_countdown_secs: number;
   readonly playing_timeout_offset_secs: number;
@@ -80,7 +82,10 @@ export interface UpstreamRecordLike {
 
 /** Options of an upstream call. */
 export interface UpstreamCallOptions {
+  /** Time for all attempts and backoff (ms). */
   budgetMs?: number;
+  /** Cancels the call. */
+  signal?: AbortSignal;
 }
 
 /** The upstream calls the game server makes (implemented by `src/upstream`). */

@@ -27,13 +27,21 @@ import {
   type Transition,
 } from "../room/mod.ts";
 import type { CommandContext } from "./command_context.ts";
-import type { ChartMeta } from "./context.ts";
+import type { ChartMeta, UpstreamApi } from "./context.ts";
 import type { ServerCore, User } from "./core.ts";
 import { login } from "./login.ts";
 import { LoginAdmission } from "./login_admission.ts";
 import type { CommandLink } from "./pipeline.ts";
 import type { RoomMonitor } from "./room_monitor.ts";
 import { relayTelemetry } from "./telemetry.ts";
+import { hedged } from "../util/hedge.ts";
+
+/**
+ * When the record fetch behind `Played` has not answered after this long, a
+ * second request races it (`src/util/hedge.ts`): at the end of many rounds
+ * at once a few requests stall for seconds while the rest answer at once.
+ */
+export const RECORD_HEDGE_MS = 1500;
 
 /** Longest chat message, in characters (code points), spec 3 §8. */
 export const CHAT_MAX_CHARS = 200;
@@ -84,6 +92,23 @@ function stillCurrent<T extends ClientCommandType>(core: ServerCore, cc: Command
   if (cc.session.open && user.session === cc.session) return true;
   core.counters.inc("stale_commit_prevented");
   return false;
+}
+
+/**
+ * The record behind `Played`, within `record_budget_ms` in all: a request
+ * still unanswered after {@link RECORD_HEDGE_MS} gets a second one beside it,
+ * with the rest of the budget (both retry failures inside their budgets).
+ */
+function fetchRecord(core: ServerCore, room: Room, id: number): ReturnType<UpstreamApi["record"]> {
+  const upstream = core.upstreamFor(room);
+  const budgetMs = core.ctx.config.record_budget_ms;
+  const clock = core.ctx.clock;
+  const started = clock.monotonic();
+  const hedgeMs = Math.min(RECORD_HEDGE_MS, Math.floor(budgetMs / 2));
+  return hedged(clock, hedgeMs, (signal) => {
+    const left = Math.max(1, budgetMs - (clock.monotonic() - started));
+    return upstream.record(id, { budgetMs: left, signal });
+  });
 }
 
 /** How long a late-join prompt stays valid: joining again within it confirms (spec 3 §3.1 rule 6). */
@@ -219,7 +244,7 @@ export function commandHandlers(deps: HandlerDeps): CommandLink {
       const [user] = found;
       let record;
       try {
-        record = await core.upstreamFor(found[1]).record(cc.cmd.id, { budgetMs: core.ctx.config.auth_budget_ms });
+        record = await fetchRecord(core, found[1], cc.cmd.id);
       } catch (error) {
         // The official server passes the HTTP client's error text through (protocol.md §6).
         return cc.failText(error instanceof Error ? error.message : String(error));
