@@ -11,6 +11,10 @@
  * {@link SqliteStoreDb.checkpoint} — run before journal segments are
  * deleted (`persistence_jobs.ts` `compact`) — writes the log into the file
  * and fsyncs both, so what the journal lets go of has survived a power loss.
+ * Between those, a worker thread checkpoints the log in the background
+ * (`sqlite_checkpointer.ts`) instead of SQLite doing it inside commits on
+ * the event loop's thread; it copies committed pages only, so none of the
+ * above changes.
  *
  * @module
  */
@@ -18,6 +22,7 @@
 import { SqliteDb } from "../../db/sqlite.ts";
 import type { DbParam } from "../../db/types.ts";
 import type { Queryable, Row, SqlDb } from "./sql_db.ts";
+import { type Checkpointer, startCheckpointer } from "./sqlite_checkpointer.ts";
 
 /**
  * Bytes of record JSON per apply transaction on SQLite (the apply worker's
@@ -35,14 +40,29 @@ export const SQLITE_FILE = "chorus.sqlite";
 export class SqliteStoreDb implements SqlDb {
   readonly backend = "sqlite" as const;
   readonly #db: SqliteDb;
+  /** The background checkpointer; null for `:memory:` or when its thread could not start. */
+  readonly #checkpointer: Promise<Checkpointer | null>;
 
-  private constructor(db: SqliteDb) {
+  private constructor(db: SqliteDb, path: string) {
     this.#db = db;
+    this.#checkpointer = path === ":memory:" ? Promise.resolve(null) : startCheckpointer(path).then(
+      async (c) => {
+        // Only once the thread runs: until then (or if it never does) SQLite checkpoints in commits as before.
+        await db.exec("PRAGMA wal_autocheckpoint = 0");
+        return c;
+      },
+      () => null,
+    );
   }
 
   /** Opens (creating when missing) the store at `path` (`:memory:` for tests). The caller holds the owner lock. */
   static open(path: string): SqliteStoreDb {
-    return new SqliteStoreDb(SqliteDb.open(path, "normal"));
+    return new SqliteStoreDb(SqliteDb.open(path, "normal"), path);
+  }
+
+  /** True once the background checkpointer runs (automatic checkpoints in commits are then off). */
+  async backgroundCheckpoints(): Promise<boolean> {
+    return (await this.#checkpointer) !== null;
   }
 
   query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -67,7 +87,8 @@ export class SqliteStoreDb implements SqlDb {
     return this.#db.checkpoint();
   }
 
-  close(): Promise<void> {
-    return this.#db.close();
+  async close(): Promise<void> {
+    await (await this.#checkpointer)?.stop();
+    await this.#db.close();
   }
 }

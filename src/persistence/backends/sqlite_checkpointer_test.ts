@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { LogHub } from "../../util/log.ts";
+import { migrate } from "./migrations.ts";
+import { startCheckpointer } from "./sqlite_checkpointer.ts";
+import { SqliteStoreDb } from "./sqlite_store_db.ts";
+
+const log = new LogHub({ level: "error", sink: () => {} }).logger();
+
+Deno.test("the embedded store turns SQLite's checkpoints inside commits off once its checkpointer thread runs", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/chorus.sqlite`;
+    const db = SqliteStoreDb.open(path);
+    assert.equal(await db.backgroundCheckpoints(), true);
+    await migrate(db, log, 0);
+    // Over 1,000 pages of log: SQLite would have checkpointed inside one of these commits.
+    const big = "x".repeat(3000);
+    for (let t = 0; t < 20; t++) {
+      await db.transaction(async (tx) => {
+        for (let i = 0; i < 100; i++) {
+          await tx.query("INSERT INTO settings VALUES ($1, $2, 0)", [`k${t}-${i}`, JSON.stringify({ big })]);
+        }
+      });
+    }
+    const [row] = await db.query<{ n: number }>("PRAGMA wal_autocheckpoint");
+    assert.equal(Object.values(row!)[0], 0, "automatic checkpoints are off on the store's connection");
+    assert.ok(
+      (await Deno.stat(`${path}-wal`)).size > 4 * 1024 * 1024,
+      "the log grew past SQLite's automatic threshold",
+    );
+    await db.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the checkpointer copies committed frames into the file every period and stops cleanly", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/a.sqlite`;
+    const db = new DatabaseSync(path);
+    db.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (v TEXT)");
+    for (let i = 0; i < 200; i++) db.prepare("INSERT INTO t VALUES (?)").run("y".repeat(1000));
+    // The rows are in the log only: the file holds at most the schema.
+    const before = (await Deno.stat(path)).size;
+    assert.ok(before < 16 * 1024, `file ${before} bytes`);
+    const checkpointer = await startCheckpointer(path, 20);
+    // Wait (real time: the thread has its own timer) until a period has copied them.
+    let after = before;
+    for (let i = 0; i < 100 && after < 200_000; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      after = (await Deno.stat(path)).size;
+    }
+    await checkpointer.stop();
+    await checkpointer.stop();
+    assert.ok(after >= 200_000, `the file holds the 200 rows: ${after} bytes`);
+    db.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a checkpointer that cannot open its file fails to start", async () => {
+  await assert.rejects(startCheckpointer("/nonexistent-dir/x/y.sqlite"), /Cannot start the checkpointer/);
+});
