@@ -1,9 +1,11 @@
 /**
  * The embedded store's checkpointer thread (`sqlite_checkpointer.ts`): its
- * own connection to the store's file runs `PRAGMA wal_checkpoint(PASSIVE)`
- * every period, so the copy of the log into the file and its two fsyncs
- * never run inside a commit on the event loop's thread. PASSIVE never waits
- * for the writer and never blocks it.
+ * own connection to the store's file checkpoints every period, so the copy
+ * of the log into the file and its fsyncs do not run inside a commit on the
+ * event loop's thread: first `PASSIVE` (never waits for the writer, never
+ * blocks it) for the bulk, then `RESTART` without waiting (a busy writer
+ * makes it a second PASSIVE pass) for the few frames committed meanwhile,
+ * which lets the next commit start the log from its beginning again.
  *
  * Messages in: `{ path, periodMs }` once, then `"stop"`. Out: `"ready"`
  * once the connection is open, `{ error }` when opening fails, `"stopped"`.
@@ -21,7 +23,12 @@ function serve(): void {
   let timer: ReturnType<typeof setInterval> | undefined;
   const checkpoint = () => {
     try {
+      // The bulk of the copy, without the writer's lock.
       db?.prepare("PRAGMA wal_checkpoint(PASSIVE)").get();
+      // Then what was committed meanwhile, under the writer's lock for a moment (never waited for:
+      // busy means a PASSIVE pass), so that the next commit starts the log over: under a steady stream
+      // of commits PASSIVE alone never catches up with the end of the log and the log would only grow.
+      db?.prepare("PRAGMA wal_checkpoint(RESTART)").get();
     } catch {
       // A busy or failing checkpoint is retried next period; the store's own FULL checkpoint reports errors.
     }

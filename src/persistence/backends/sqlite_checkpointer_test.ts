@@ -61,6 +61,33 @@ Deno.test("the checkpointer copies committed frames into the file every period a
   }
 });
 
+Deno.test("under a steady stream of commits the checkpointer lets the log start over, so it stops growing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/a.sqlite`;
+    const db = new DatabaseSync(path);
+    db.exec(
+      "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (v TEXT)",
+    );
+    const checkpointer = await startCheckpointer(path, 10);
+    const insert = db.prepare("INSERT INTO t VALUES (?)");
+    const row = "z".repeat(4000);
+    // 200 commits of about 400 KiB, 2 ms apart: 80 MiB through the log.
+    for (let i = 0; i < 200; i++) {
+      db.exec("BEGIN IMMEDIATE");
+      for (let j = 0; j < 100; j++) insert.run(row);
+      db.exec("COMMIT");
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await checkpointer.stop();
+    const wal = (await Deno.stat(`${path}-wal`)).size;
+    db.close();
+    assert.ok(wal < 16 * 1024 * 1024, `the log is reused: ${wal} bytes after 80 MiB of commits`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a checkpointer that cannot open its file fails to start", async () => {
   await assert.rejects(startCheckpointer("/nonexistent-dir/x/y.sqlite"), /Cannot start the checkpointer/);
 });

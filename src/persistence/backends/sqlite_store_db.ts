@@ -48,7 +48,8 @@ export class SqliteStoreDb implements SqlDb {
     this.#checkpointer = path === ":memory:" ? Promise.resolve(null) : startCheckpointer(path).then(
       async (c) => {
         // Only once the thread runs: until then (or if it never does) SQLite checkpoints in commits as before.
-        await db.exec("PRAGMA wal_autocheckpoint = 0");
+        // The log is started over after the thread's checkpoints; one that grew meanwhile is cut back to 64 MiB then.
+        await db.exec("PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864");
         return c;
       },
       () => null,
