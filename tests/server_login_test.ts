@@ -14,13 +14,13 @@ import { HeldConnection, loginBytes } from "./support/held_connection.ts";
 // Bystanders send nothing for a while: a long heartbeat keeps them connected.
 const QUIET = { heartbeat_timeout: 3600 };
 
-/** Holds the next `/record` lookup until released. */
+/** Holds the next `/record` lookup until released, and the hedge `Played` sends beside it after 1.5 s. */
 function holdRecordLookup(h: Harness): { started: () => boolean; release: () => void } {
   let started = false;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   h.dev.state.setFault("record", {
-    times: 1,
+    times: 2,
     hook: async () => {
       started = true;
       await released;
