@@ -68,7 +68,7 @@ Deno.test("replay store sweep removes files older than the cutoff and empty fold
     }
     await (await store.create({ chartId: 8, userId: 4, recordId: 0 }, 500)).writer.close();
     await Deno.writeTextFile(join(dir, "record", "3", "9", "notes.txt"), "kept");
-    equal(await store.sweep(2500), 3);
+    deepEqual((await store.sweep(2500)).sort(), ["3/9/1000.phirarec", "3/9/2000.phirarec", "4/8/500.phirarec"]);
     deepEqual((await store.list(3))[0]?.replays.map((r) => r.timestamp), [3000]);
     deepEqual(await store.list(4), []);
     equal(await Deno.stat(join(dir, "record", "4")).then(() => true, () => false), false);
