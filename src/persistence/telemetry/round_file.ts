@@ -153,6 +153,8 @@ export class RoundFile {
 
   /** Closes the file (after a last {@link write} and {@link index}): an empty file goes, and so does the marker. */
   async close(): Promise<void> {
+    // Durable before its marker goes (the record-id patch may have come after the last index fsync).
+    if (this.writer.stats().bytes > 0) await this.writer.syncData();
     await this.writer.close();
     const { error, bytes } = this.writer.stats();
     // A file that never got past its header holds nothing. After an error the path may be another's: left alone.
