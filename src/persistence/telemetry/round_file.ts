@@ -20,6 +20,8 @@ import { isReplayId, isReplayTimestamp, ReplayWriter } from "../../replay/mod.ts
 import { markerName } from "./recovery.ts";
 import { OPEN_MARKERS, type TelemetrySegment } from "./segment_types.ts";
 
+const EMPTY = new Uint8Array(0);
+
 /** Where a round file is and what it belongs to. */
 export interface RoundFileInit {
   /** The telemetry folder. */
@@ -81,8 +83,15 @@ export class RoundFile {
       maxPendingBytes: o.maxPendingBytes,
       // Marks the file as being written before any segment can be torn (recovery.ts).
       created: async (path) => {
-        await Deno.mkdir(markers, { recursive: true });
-        await Deno.writeFile(join(markers, markerName(o.dir, path)), new Uint8Array(0));
+        const marker = join(markers, markerName(o.dir, path));
+        try {
+          await Deno.writeFile(marker, EMPTY);
+        } catch (error) {
+          // The marker folder is made when first missing, not checked for every file of every round.
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+          await Deno.mkdir(markers, { recursive: true });
+          await Deno.writeFile(marker, EMPTY);
+        }
       },
     });
     return new RoundFile(o, writer);
