@@ -37,6 +37,16 @@ export const EMBEDDED = [
   "src/persistence/backends/pglite_convert_worker.ts",
 ] as const;
 
+/**
+ * The V8 flags of `deno task start` (`--v8-flags=…` in `deno.json`), baked
+ * into the binary so that `chorus start` runs with the memory settings the
+ * task has (issue 15: a 1 MiB semi-space). Empty when the task sets none.
+ */
+export function startV8Flags(denoJson: string): string[] {
+  const task = String(JSON.parse(denoJson).tasks?.start ?? "");
+  return task.split(/\s+/).filter((word) => word.startsWith("--v8-flags="));
+}
+
 /** Deno's cache directories (`deno info --json`). */
 export interface DenoDirs {
   readonly denoDir: string;
@@ -82,6 +92,7 @@ export function compileArgs(dirs: DenoDirs, output = "dist/chorus", extra: reado
   return [
     "compile",
     ...BINARY_PERMISSIONS,
+    ...startV8Flags(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))),
     "--exclude-unused-npm",
     ...EMBEDDED.flatMap((path) => ["--include", path]),
     ...npmExclusions(dirs, lock).flatMap((path) => ["--exclude", path]),
