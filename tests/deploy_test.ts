@@ -8,7 +8,7 @@
  * skipped with the reason.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { compileArgs, startV8Flags } from "../deploy/compile.ts";
+import { compileArgs, startRuntimeFlags } from "../deploy/compile.ts";
 import { EXIT_RESTART } from "../src/update/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -86,10 +86,10 @@ Deno.test("the units keep the server's stop and restart contract", () => {
   ok(binary.get("ReadWritePaths")?.[0]?.includes("/opt/chorus"), "self-update may replace the binary");
 });
 
-/** Permission and V8 flags (issue 15: the V8 memory settings go wherever the server runs). */
-const runFlag = (f: string) => f.startsWith("--allow") || f.startsWith("--v8-flags=");
+/** Permission and runtime memory flags (issue 15: the memory settings go wherever the server runs). */
+const runFlag = (f: string) => f.startsWith("--allow") || f.startsWith("--v8-flags=") || f === "--no-code-cache";
 
-Deno.test("the source unit runs main.ts with the permission and V8 flags of deno task start", () => {
+Deno.test("the source unit runs main.ts with the permission and memory flags of deno task start", () => {
   const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
   const words = tasks.start!.split(/\s+/);
   const taskFlags = words.slice(2, words.indexOf("main.ts"));
@@ -99,14 +99,14 @@ Deno.test("the source unit runs main.ts with the permission and V8 flags of deno
   deepEqual(exec.slice(exec.indexOf("main.ts") + 1, exec.indexOf("main.ts") + 3), ["start", "--no-cli"]);
 });
 
-Deno.test("the start task keeps V8's young generation small, and the binary is built with the same V8 flags", () => {
+Deno.test("the start task keeps V8's young generation small, and the binary is built with the same flags", () => {
   const denoJson = Deno.readTextFileSync(`${ROOT}deno.json`);
-  const flags = startV8Flags(denoJson);
-  // Issue 15: a 1 MiB semi-space keeps an idle server's heap near what it uses (BENCHMARKS.md, memory).
-  deepEqual(flags, ["--v8-flags=--max-semi-space-size=1"]);
+  const flags = startRuntimeFlags(denoJson);
+  // Issue 15: a 1 MiB semi-space keeps an idle server's heap near what it uses; no code cache held open.
+  deepEqual(flags, ["--v8-flags=--max-semi-space-size=1", "--no-code-cache"]);
   const args = compileArgs({ denoDir: "/nonexistent", npmCache: "/nonexistent" });
   for (const flag of flags) ok(args.indexOf(flag) > 0 && args.indexOf(flag) < args.indexOf("main.ts"), flag);
-  deepEqual(startV8Flags(JSON.stringify({ tasks: { start: "deno run --allow-net main.ts start" } })), []);
+  deepEqual(startRuntimeFlags(JSON.stringify({ tasks: { start: "deno run --allow-net main.ts start" } })), []);
 });
 
 Deno.test("the container image runs unprivileged with the data directory as a volume", () => {
