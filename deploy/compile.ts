@@ -38,6 +38,17 @@ export const EMBEDDED = [
   "src/persistence/backends/sqlite_checkpoint_worker.ts",
 ] as const;
 
+/**
+ * The runtime memory flags of `deno task start` (`--v8-flags=…`,
+ * `--no-code-cache` in `deno.json`), baked into the binary so that
+ * `chorus start` runs with the memory settings the task has (issue 15: a
+ * 1 MiB semi-space, no code cache held open). Empty when the task sets none.
+ */
+export function startRuntimeFlags(denoJson: string): string[] {
+  const task = String(JSON.parse(denoJson).tasks?.start ?? "");
+  return task.split(/\s+/).filter((word) => word.startsWith("--v8-flags=") || word === "--no-code-cache");
+}
+
 /** Deno's cache directories (`deno info --json`). */
 export interface DenoDirs {
   readonly denoDir: string;
@@ -83,6 +94,7 @@ export function compileArgs(dirs: DenoDirs, output = "dist/chorus", extra: reado
   return [
     "compile",
     ...BINARY_PERMISSIONS,
+    ...startRuntimeFlags(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))),
     "--exclude-unused-npm",
     ...EMBEDDED.flatMap((path) => ["--include", path]),
     ...npmExclusions(dirs, lock).flatMap((path) => ["--exclude", path]),

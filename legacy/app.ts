@@ -110,7 +110,7 @@ export async function attachLegacy(parts: LegacyParts, options: LegacyOptions = 
   const watchers = startWatchers(ctx, host);
   await host.load();
   // With the durable store, its telemetry files are the replays (src/persistence/telemetry/): not written twice.
-  const recorder = new ReplayRecorder(ctx, !persistence);
+  const recorder = new ReplayRecorder(ctx, persistence ?? null);
   recorder.start();
   const removeStatus = ops.context.addStatusSection("legacy", () => ({
     replay: recorder.status(),

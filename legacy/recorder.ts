@@ -21,7 +21,8 @@
  * telemetry is kept as these very files, `src/persistence/telemetry/`, same
  * path, same bytes, record id patched the same way): the recorder then only
  * makes recorded rooms live and writes nothing itself, so a round is not
- * written twice. The replay routes read the same folder either way.
+ * written twice; its sweep then also drops the index rows of the files it
+ * deletes. The replay routes read the same folder either way.
  *
  * @module
  */
@@ -46,6 +47,9 @@ export interface RecorderStatus {
   readonly dropped: number;
 }
 
+/** Drops the durable store's index rows of removed files (paths relative to the record folder). */
+type ForgetFiles = (paths: readonly string[]) => Promise<unknown>;
+
 /** Records replays of recorded rooms. */
 export class ReplayRecorder {
   readonly #ctx: LegacyContext;
@@ -61,12 +65,18 @@ export class ReplayRecorder {
   #wasEnabled: boolean;
 
   readonly #writeFiles: boolean;
+  readonly #forget: ForgetFiles | null;
 
-  /** `writeFiles: false` when the durable store keeps the replay files (see the module doc). */
-  constructor(ctx: LegacyContext, writeFiles = true) {
+  /**
+   * Without `store`, this recorder writes the replay files; with it (the
+   * durable store writes them as its telemetry, see the module doc) it only
+   * sweeps them and has the store drop their index rows.
+   */
+  constructor(ctx: LegacyContext, store: { forgetTelemetryFiles: ForgetFiles } | null = null) {
     this.#ctx = ctx;
     this.#wasEnabled = ctx.switches.replay;
-    this.#writeFiles = writeFiles;
+    this.#writeFiles = store === null;
+    this.#forget = store ? (paths) => store.forgetTelemetryFiles(paths) : null;
   }
 
   /** Starts following the bus and the retention sweep. */
@@ -112,7 +122,10 @@ export class ReplayRecorder {
     ctx.clock.clearTimeout(this.#sweepTimer);
     let removed = 0;
     try {
-      removed = await ctx.replays.sweep(ctx.clock.now() - ctx.config.legacy.replay_retention_days * 86_400_000);
+      const files = await ctx.replays.sweep(ctx.clock.now() - ctx.config.legacy.replay_retention_days * 86_400_000);
+      removed = files.length;
+      // With the durable store these files are its telemetry: their index rows go with them.
+      if (this.#forget) await this.#forget(files);
       if (removed) {
         ctx.log.info("old replays deleted", { files: removed, days: ctx.config.legacy.replay_retention_days });
       }

@@ -50,6 +50,8 @@ Deno.test("console and OpenUDS read rounds, visits, playtime, telemetry and the 
   deepEqual(await run("rh 100"), ["rooms of user 100:", "  abc  joined 2026-01-01 00:00:00Z  still inside"]);
   match((await run("playtime 100"))[0]!, /^user 100: 1m 00s in rooms$/);
   deepEqual((await run("ip-history 100")).map((l) => l.split("  ")[0]), ["127.0.0.1"]);
+  // Issue 15: with a store the answers above come from it; no per-player copy is kept in memory.
+  equal(ops.context.visits, null);
   const wal = await run("wal inspect");
   equal(wal[0], "journal:");
   ok(wal.some((l) => l.startsWith("  applied_seq: ")), wal.join("\n"));

@@ -35,7 +35,7 @@ class Tmux {
   }
 
   start(args: string[]): Promise<string> {
-    const command = [Deno.execPath(), "run", "-A", SCRIPT, ...args].map((a) => `'${a}'`).join(" ");
+    const command = [Deno.execPath(), "run", "-A", SCRIPT, "--linger", ...args].map((a) => `'${a}'`).join(" ");
     return this.run(
       "new-session",
       "-d",

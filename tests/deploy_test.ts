@@ -8,6 +8,7 @@
  * skipped with the reason.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
+import { compileArgs, startRuntimeFlags } from "../deploy/compile.ts";
 import { EXIT_RESTART } from "../src/update/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -85,14 +86,27 @@ Deno.test("the units keep the server's stop and restart contract", () => {
   ok(binary.get("ReadWritePaths")?.[0]?.includes("/opt/chorus"), "self-update may replace the binary");
 });
 
-Deno.test("the source unit runs main.ts with the permission flags of deno task start", () => {
+/** Permission and runtime memory flags (issue 15: the memory settings go wherever the server runs). */
+const runFlag = (f: string) => f.startsWith("--allow") || f.startsWith("--v8-flags=") || f === "--no-code-cache";
+
+Deno.test("the source unit runs main.ts with the permission and memory flags of deno task start", () => {
   const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
   const words = tasks.start!.split(/\s+/);
   const taskFlags = words.slice(2, words.indexOf("main.ts"));
   const exec = directives(read("chorus-deno.service"), "Service").get("ExecStart")![0]!.split(/\s+/);
-  const unitFlags = exec.slice(2, exec.indexOf("main.ts")).filter((f) => f.startsWith("--allow"));
-  deepEqual(unitFlags, taskFlags);
+  const unitFlags = exec.slice(2, exec.indexOf("main.ts")).filter(runFlag);
+  deepEqual(unitFlags.toSorted(), taskFlags.toSorted());
   deepEqual(exec.slice(exec.indexOf("main.ts") + 1, exec.indexOf("main.ts") + 3), ["start", "--no-cli"]);
+});
+
+Deno.test("the start task keeps V8's young generation small, and the binary is built with the same flags", () => {
+  const denoJson = Deno.readTextFileSync(`${ROOT}deno.json`);
+  const flags = startRuntimeFlags(denoJson);
+  // Issue 15: a 1 MiB semi-space keeps an idle server's heap near what it uses; no code cache held open.
+  deepEqual(flags, ["--v8-flags=--max-semi-space-size=1", "--no-code-cache"]);
+  const args = compileArgs({ denoDir: "/nonexistent", npmCache: "/nonexistent" });
+  for (const flag of flags) ok(args.indexOf(flag) > 0 && args.indexOf(flag) < args.indexOf("main.ts"), flag);
+  deepEqual(startRuntimeFlags(JSON.stringify({ tasks: { start: "deno run --allow-net main.ts start" } })), []);
 });
 
 Deno.test("the container image runs unprivileged with the data directory as a volume", () => {
@@ -103,7 +117,7 @@ Deno.test("the container image runs unprivileged with the data directory as a vo
   const entry = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(file)![1]!) as string[];
   const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
   const words = tasks.start!.split(/\s+/);
-  deepEqual(entry.filter((w) => w.startsWith("--allow")), words.slice(2, words.indexOf("main.ts")));
+  deepEqual(entry.filter(runFlag).toSorted(), words.slice(2, words.indexOf("main.ts")).toSorted());
   // Every file the server loads at run time is copied into the image.
   for (const path of ["src/", "static/", "main.ts", "deno.lock"]) ok(file.includes(path), path);
 });

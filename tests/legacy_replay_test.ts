@@ -13,6 +13,7 @@ import { encodeClientCommand, type JudgeEvent, type TouchFrame } from "../src/pr
 import { devToken } from "../src/upstream/mod.ts";
 import { waitUntil } from "./support/describe.ts";
 import { jsonOf, startLegacy } from "./support/legacy.ts";
+import { ReplayRecorder } from "../legacy/recorder.ts";
 
 const hex = (s: string) => Uint8Array.from(s.split(" ").map((b) => parseInt(b, 16)));
 // protocol notes §4 golden vectors #5 and #6, complete frames (length prefix first).
@@ -138,10 +139,17 @@ Deno.test("legacy replays: a played round is recorded byte for byte, then listed
       "sessions last 30 minutes",
     );
 
-    // Retention: 4 days by the time in the file name.
+    // Retention: 4 days by the time in the file name. A recorder of the durable store (which writes these files as
+    // its telemetry) also has the store forget the files' index rows.
     await t.h.advance(4 * 86_400_000);
-    equal(await t.mode.recorder.sweep(), 1);
+    const forgotten: string[] = [];
+    const storeRecorder = new ReplayRecorder(t.mode.ctx, {
+      forgetTelemetryFiles: (paths) => Promise.resolve(forgotten.push(...paths)),
+    });
+    equal(await storeRecorder.sweep(), 1);
+    deepEqual(forgotten, [`100/7/${startedAt}.phirarec`]);
     equal(await Deno.stat(file(100)).then(() => true, () => false), false);
+    equal(await t.mode.recorder.sweep(), 0, "nothing left to sweep");
 
     // Switched off: new rooms are not recorded (not made live).
     await t.console("replay off");

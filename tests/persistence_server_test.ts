@@ -14,6 +14,7 @@ import { devToken } from "../src/upstream/mod.ts";
 import { ManualClock } from "../src/util/clock.ts";
 import { LogHub } from "../src/util/log.ts";
 import { dataDirs, startStack } from "./support/persistence_stack.ts";
+import { SEGMENT_LIMITS } from "../src/persistence/telemetry/mod.ts";
 
 const dirs = dataDirs();
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -155,6 +156,15 @@ Deno.test("touches and judges are stored as their wire bytes in the round's .phi
   assert.deepEqual(await q.telemetry("touches"), [], "held until the 500 ms tick");
   s.clock.advance(500);
   await s.persistence.flush();
+  const [name] = (await Array.fromAsync(Deno.readDir(`${dataDir}/record/100/7`))).map((e) => e.name);
+  assert.equal(
+    (await Deno.stat(`${dataDir}/record/100/7/${name}`)).size,
+    14 + touchRaw.length + judgeRaw.length + 8,
+    "written on the tick",
+  );
+  assert.deepEqual(await q.telemetry("touches"), [], "indexed every 5 s");
+  s.clock.advance(SEGMENT_LIMITS.indexMs - 500);
+  await s.persistence.flush();
   const [touches] = await q.telemetry("touches");
   const [judged] = await q.telemetry("judges", { round: "round-1", player: 100 });
   assert.equal(touches?.item_count, 300);
@@ -209,7 +219,7 @@ Deno.test("retention removes stored telemetry files together with their index ro
   s.clock.advance(2 * 86_400_000);
   s.bus.publish({ kind: "round.started", ...scope, round: "new", chart: 2, chartName: "c", players: [100] });
   s.bus.publish({ kind: "touches", ...scope, round: "new", frames, raw });
-  s.clock.advance(500);
+  s.clock.advance(SEGMENT_LIMITS.indexMs);
   await s.persistence.flush();
   const q = s.persistence.queries;
   assert.deepEqual((await q.telemetry("touches")).map((b) => b.round_uuid), ["old", "new"]);

@@ -11,6 +11,7 @@ import type { TouchFrame } from "../src/protocol/mod.ts";
 import { devRecordId } from "../src/upstream/mod.ts";
 import { UNLIMITED_TELEMETRY } from "./support/harness.ts";
 import { dataDirs, startStack } from "./support/persistence_stack.ts";
+import { SEGMENT_LIMITS } from "../src/persistence/telemetry/mod.ts";
 
 const dirs = dataDirs();
 
@@ -39,7 +40,7 @@ Deno.test("a player's touches beyond the per-round budget are dropped and counte
   // 24,000 frames, about 1.3 MB of wire bytes (6 MB of JSON), against a 1 MB budget.
   for (let i = 0; i < 240; i++) alice.touches(Array.from({ length: 100 }, (_, j) => frame(i * 100 + j)));
   await alice.chat("sync"); // Answered after every Touches before it.
-  s.clock.advance(500);
+  s.clock.advance(SEGMENT_LIMITS.indexMs); // Written every 500 ms, indexed every 5 s.
   await s.persistence.flush();
   const t = s.persistence.status().telemetry!;
   assert.equal(t.round_max_bytes, 1024 * 1024);
@@ -64,7 +65,7 @@ Deno.test("a player's touches beyond the per-round budget are dropped and counte
   await alice.waitFor("ChangeState", (e) => e.state.type === "Playing");
   alice.touches([frame(1), frame(2)]);
   await alice.chat("sync");
-  s.clock.advance(500);
+  s.clock.advance(SEGMENT_LIMITS.indexMs); // Written every 500 ms, indexed every 5 s.
   await s.persistence.flush();
   assert.equal(s.persistence.status().telemetry!.dropped_items, t.dropped_items, "nothing more dropped");
   const after = await s.persistence.queries.telemetry("touches", { player: 100, limit: 500 });

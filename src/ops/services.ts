@@ -12,7 +12,7 @@
 
 import denoConfig from "../../deno.json" with { type: "json" };
 import type { Room } from "../room/mod.ts";
-import { Admin, type IpRecord, type ServerCore } from "../server/mod.ts";
+import { Admin, type IpRecord, MemoryIpHistory, type ServerCore } from "../server/mod.ts";
 import type { Actor } from "./actor.ts";
 import { ConfigControl } from "./config_reload.ts";
 import type { OpsDeps, RoomVisit, StoredRound } from "./deps.ts";
@@ -46,8 +46,13 @@ export class OpsServices {
   readonly deps: OpsDeps;
   /** Operator actions on users and, through `admin.roomOps`, the one operator path of room changes. */
   readonly admin: Admin;
-  /** Room visits since start (used when no durable store is plugged in). */
-  readonly visits: MemoryRoomVisits;
+  /**
+   * Room visits and addresses since start, kept only when no durable store
+   * is plugged in (with one, the store answers: issue 15, nothing kept per
+   * player that nobody reads).
+   */
+  readonly visits: MemoryRoomVisits | null;
+  readonly #ipHistory: MemoryIpHistory | null;
   /** Recent operator input from every front end (OpenUDS `logs.input`). */
   readonly inputs: InputLog;
   readonly config: ConfigControl;
@@ -59,7 +64,9 @@ export class OpsServices {
   constructor(deps: OpsDeps) {
     this.deps = deps;
     this.admin = new Admin(deps.server.core);
-    this.visits = new MemoryRoomVisits(deps.server.core.ctx.bus);
+    const bus = deps.server.core.ctx.bus;
+    this.visits = deps.persistence ? null : new MemoryRoomVisits(bus);
+    this.#ipHistory = deps.persistence ? null : new MemoryIpHistory(bus);
     this.inputs = new InputLog();
     this.config = new ConfigControl(deps.config, () => this.core, deps.logs);
     this.startedAt = deps.startedAt ?? deps.server.core.ctx.clock.now();
@@ -104,7 +111,8 @@ export class OpsServices {
 
   /** Stops background bookkeeping. */
   close(): void {
-    this.visits.close();
+    this.visits?.close();
+    this.#ipHistory?.close();
   }
 
   /** Online players (positive ids), rooms and sessions: the heartbeat figures. */
@@ -158,13 +166,13 @@ export class OpsServices {
   async userRooms(userId: number, limit: number): Promise<{ source: HistorySource; visits: readonly RoomVisit[] }> {
     const store = this.deps.persistence;
     if (store) return { source: "persistence", visits: await store.queries.userRoomHistory(userId, limit) };
-    return { source: "memory", visits: this.visits.history(userId, limit) };
+    return { source: "memory", visits: this.visits?.history(userId, limit) ?? [] };
   }
 
   /** Addresses a user came from, newest first. */
   async ipHistory(userId: number): Promise<readonly IpRecord[]> {
     const store = this.deps.persistence;
-    return store ? await store.queries.ipHistory(userId) : this.admin.ipHistory(userId);
+    return store ? await store.queries.ipHistory(userId) : this.#ipHistory?.history(userId) ?? [];
   }
 
   /** A user's playtime in seconds. */

@@ -26,7 +26,7 @@ import { DurableBanList, instanceEntry, Recording } from "./recording/mod.ts";
 import * as reads from "./persistence_reads.ts";
 import { retentionPolicies, type RetentionResult } from "./retention/mod.ts";
 import { openStorage, type Storage } from "./startup.ts";
-import { recoverTelemetry, telemetryDir } from "./telemetry/mod.ts";
+import { forgetFiles, recoverTelemetry, telemetryDir } from "./telemetry/mod.ts";
 import { buildStatus, type CoreLink, type PersistenceStatus } from "./status.ts";
 import { PersistenceError, type RetentionPolicy } from "./types.ts";
 import { durableLogins, RecordWriter } from "./writer.ts";
@@ -246,6 +246,11 @@ export class Persistence {
   runRetention(): Promise<RetentionResult[]> {
     if (!this.#jobs) throw new PersistenceError("closed", "Cannot run retention: persistence is not open");
     return this.#jobs.runRetention();
+  }
+
+  /** Drops the index rows of telemetry files removed outside retention (legacy's replay sweep); the rows deleted. */
+  async forgetTelemetryFiles(paths: readonly string[]): Promise<number> {
+    return paths.length ? await forgetFiles(this.#open("forget telemetry files").db, paths) : 0;
   }
 
   /** Journals playtime accumulated so far (it also happens every 60 s). */

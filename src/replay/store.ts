@@ -171,10 +171,12 @@ export class ReplayStore {
 
   /**
    * Deletes replays whose file-name timestamp is before `cutoff` (ms) and the
-   * folders left empty. Resolves with how many files went.
+   * folders left empty. Resolves with the files that went, as paths relative
+   * to the base (`<user>/<chart>/<ms>.phirarec`, the telemetry index's
+   * `file_path`), so that a durable store can drop their index rows.
    */
-  async sweep(cutoff: number): Promise<number> {
-    let removed = 0;
+  async sweep(cutoff: number): Promise<string[]> {
+    const removed: string[] = [];
     for (const user of await readDir(this.base)) {
       if (!user.isDirectory || !ID.test(user.name)) continue;
       const userDir = join(this.base, user.name);
@@ -186,7 +188,7 @@ export class ReplayStore {
           if (!f.isFile || !m || Number(m[1]) >= cutoff) continue;
           try {
             await Deno.remove(join(chartDir, f.name));
-            removed++;
+            removed.push(`${user.name}/${chart.name}/${f.name}`);
           } catch (error) {
             if (!(error instanceof Deno.errors.NotFound)) throw error;
           }

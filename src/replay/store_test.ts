@@ -2,6 +2,7 @@ import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { join } from "node:path";
 import { parseReplay } from "./format.ts";
 import { ReplayStore } from "./store.ts";
+import { ReplayWriter } from "./writer.ts";
 import { listReplaysSync, removeReplaySync } from "./store_sync.ts";
 
 async function withStore(fn: (store: ReplayStore, dir: string) => Promise<void>): Promise<void> {
@@ -68,7 +69,7 @@ Deno.test("replay store sweep removes files older than the cutoff and empty fold
     }
     await (await store.create({ chartId: 8, userId: 4, recordId: 0 }, 500)).writer.close();
     await Deno.writeTextFile(join(dir, "record", "3", "9", "notes.txt"), "kept");
-    equal(await store.sweep(2500), 3);
+    deepEqual((await store.sweep(2500)).sort(), ["3/9/1000.phirarec", "3/9/2000.phirarec", "4/8/500.phirarec"]);
     deepEqual((await store.list(3))[0]?.replays.map((r) => r.timestamp), [3000]);
     deepEqual(await store.list(4), []);
     equal(await Deno.stat(join(dir, "record", "4")).then(() => true, () => false), false);
@@ -98,4 +99,34 @@ Deno.test("replay store: the synchronous listing and removal give the same resul
     equal(removeReplaySync(store, 9, 3, timestamp), true);
     equal(removeReplaySync(store, 9, 3, timestamp), false);
     deepEqual(listReplaysSync(store, 9), []);
+  }));
+
+Deno.test("replay writer: chunks get consecutive ranges at once; syncData reports whether everything was written", () =>
+  withStore(async (store, dir) => {
+    const { writer } = await store.create({ chartId: 2, userId: 5, recordId: 0 }, 10, { chunkBytes: Infinity });
+    equal(writer.writeChunk(), null, "nothing buffered");
+    writer.append(Uint8Array.of(1, 2, 3));
+    const a = writer.writeChunk()!;
+    writer.append(Uint8Array.of(4));
+    const b = writer.writeChunk()!;
+    deepEqual([a.offset, a.bytes, b.offset, b.bytes], [14, 7, 21, 5]);
+    deepEqual([await a.written, await b.written, await writer.syncData()], [true, true, true]);
+    deepEqual(parseReplay(await Deno.readFile(join(dir, "record", "5", "2", "10.phirarec"))).entries, [
+      Uint8Array.of(1, 2, 3),
+      Uint8Array.of(4),
+    ]);
+    await writer.close();
+    // A file that cannot be created: writes and the fsync report failure, and entries are dropped from then on.
+    await Deno.writeTextFile(join(dir, "record", "6"), "not a folder");
+    const broken = ReplayWriter.deferred([join(dir, "record", "6", "2", "1.phirarec")], {
+      chartId: 2,
+      userId: 6,
+      recordId: 0,
+    }, { chunkBytes: Infinity });
+    broken.append(Uint8Array.of(9));
+    const c = broken.writeChunk()!;
+    deepEqual([await c.written, await broken.syncData()], [false, false]);
+    equal(broken.append(Uint8Array.of(9)), false);
+    ok(broken.stats().error !== null);
+    await broken.close();
   }));

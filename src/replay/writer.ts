@@ -8,10 +8,11 @@
  * the disk is bounded: past `maxPendingBytes` new entries are dropped and
  * counted (a stalled disk must not grow memory).
  *
- * The stored telemetry (`src/persistence/telemetry/`) uses the same writer
- * with `sync: true`: each flushed chunk is one append-only segment, fsync'd
- * before {@link ReplayWriter.flushSegment} reports its byte range, so the
- * index row of a segment never names bytes that a crash could lose.
+ * The stored telemetry (`src/persistence/telemetry/`) uses the same writer:
+ * it writes chunks with {@link ReplayWriter.writeChunk} (the byte range is
+ * known at once) and, before it indexes a range, {@link ReplayWriter.syncData}
+ * — one fsync for many chunks — so an index row never names bytes that a
+ * crash could lose.
  *
  * @module
  */
@@ -33,8 +34,6 @@ export interface ReplayWriterOptions {
   readonly chunkBytes?: number;
   /** Bytes buffered or in flight beyond which entries are dropped (default 4 MiB). */
   readonly maxPendingBytes?: number;
-  /** fsync (data) after every chunk, before its segment is reported (default false). */
-  readonly sync?: boolean;
   /** Runs once a deferred writer's file exists, before anything else is written to it. */
   readonly created?: (path: string) => Promise<void>;
 }
@@ -49,10 +48,11 @@ export interface ReplayWriterStats {
   readonly error: string | null;
 }
 
-/** A chunk written (and with `sync`, fsync'd): its byte range in the file. */
-export interface WrittenSegment {
+/** A chunk handed to the disk: its byte range in the file, and whether writing it succeeded. */
+export interface WrittenChunk {
   readonly offset: number;
   readonly bytes: number;
+  readonly written: Promise<boolean>;
 }
 
 /** One replay file being written. */
@@ -61,12 +61,11 @@ export class ReplayWriter {
   #file: Deno.FsFile | null;
   readonly #chunkBytes: number;
   readonly #maxPending: number;
-  readonly #sync: boolean;
   #buf: Uint8Array = EMPTY;
   #hint = 1024;
   #buffered = 0;
   #inFlight = 0;
-  /** Where the next chunk starts in the file. */
+  /** Where the next chunk handed to the disk starts in the file. */
   #end = HEADER_BYTES;
   #chain: Promise<void> = Promise.resolve();
   #entries = 0;
@@ -80,7 +79,6 @@ export class ReplayWriter {
     this.#file = file;
     this.#chunkBytes = options.chunkBytes ?? 16 * 1024;
     this.#maxPending = options.maxPendingBytes ?? 4 * 1024 * 1024;
-    this.#sync = options.sync ?? false;
   }
 
   /**
@@ -88,7 +86,7 @@ export class ReplayWriter {
    * exists: a replay is never overwritten.
    */
   static async create(path: string, header: ReplayHeader, options: ReplayWriterOptions = {}): Promise<ReplayWriter> {
-    const file = await createFile(path, header, options.sync ?? false);
+    const file = await createFile(path, header);
     return new ReplayWriter(path, file, options);
   }
 
@@ -105,7 +103,7 @@ export class ReplayWriter {
     void writer.#enqueue(async () => {
       for (const path of paths) {
         try {
-          writer.#file = await createFile(path, header, writer.#sync);
+          writer.#file = await createFile(path, header);
           writer.#path = path;
           await options.created?.(path);
           return;
@@ -170,7 +168,6 @@ export class ReplayWriter {
       await file.seek(RECORD_ID_OFFSET, Deno.SeekMode.Start);
       await writeFully(file, encodeRecordId(recordId));
       await file.seek(0, Deno.SeekMode.End);
-      if (this.#sync) await file.syncData();
     });
   }
 
@@ -181,12 +178,23 @@ export class ReplayWriter {
   }
 
   /**
-   * Writes what is buffered as one chunk and resolves with its byte range once
-   * it is written (and fsync'd with `sync`); null when nothing was buffered or
-   * the write failed (the error is in {@link stats}).
+   * Hands what is buffered to the disk as one chunk: its byte range at once,
+   * and whether it was written once it was. Null when nothing was buffered.
    */
-  flushSegment(): Promise<WrittenSegment | null> {
-    return this.#flushBuffer();
+  writeChunk(): WrittenChunk | null {
+    if (!this.#buffered) return null;
+    const offset = this.#end;
+    const bytes = this.#buffered;
+    return { offset, bytes, written: this.#flushBuffer() };
+  }
+
+  /**
+   * fsyncs the file after everything queued so far (one fsync for any number
+   * of chunks); resolves with false when a write or the fsync failed.
+   */
+  syncData(): Promise<boolean> {
+    if (this.#closed) return this.#chain.then(() => this.#error === null);
+    return this.#enqueue(() => this.#file!.syncData()).then(() => this.#error === null);
   }
 
   /** Writes the rest and closes the file. Idempotent. */
@@ -209,8 +217,9 @@ export class ReplayWriter {
     this.#buf = next;
   }
 
-  #flushBuffer(): Promise<WrittenSegment | null> {
-    if (!this.#buffered) return Promise.resolve(null);
+  /** Writes what is buffered; resolves with false when nothing was buffered or the write failed. */
+  #flushBuffer(): Promise<boolean> {
+    if (!this.#buffered) return Promise.resolve(false);
     // The buffer itself goes to the disk; the next append starts a new one (sized like this one).
     const chunk = this.#buf.subarray(0, this.#buffered);
     // The next buffer is made by the next append (an idle file holds none), sized like this one.
@@ -218,18 +227,17 @@ export class ReplayWriter {
     this.#buf = EMPTY;
     this.#inFlight += chunk.length;
     this.#buffered = 0;
-    let segment: WrittenSegment | null = null;
+    // Ranges are given out as chunks are queued: the chain writes them in this order.
+    this.#end += chunk.length;
+    let ok = false;
     return this.#enqueue(async () => {
       try {
-        const file = this.#file!;
-        await writeFully(file, chunk);
-        if (this.#sync) await file.syncData();
-        segment = { offset: this.#end, bytes: chunk.length };
-        this.#end += chunk.length;
+        await writeFully(this.#file!, chunk);
+        ok = true;
       } finally {
         this.#inFlight -= chunk.length;
       }
-    }).then(() => segment);
+    }).then(() => ok);
   }
 
   /** Runs `op` after every earlier one; a failure is kept (later appends are dropped) and never rejects the chain. */
@@ -255,12 +263,11 @@ export class ReplayWriter {
 
 const EMPTY = new Uint8Array(0);
 
-async function createFile(path: string, header: ReplayHeader, sync: boolean): Promise<Deno.FsFile> {
+async function createFile(path: string, header: ReplayHeader): Promise<Deno.FsFile> {
   await Deno.mkdir(dirname(path), { recursive: true });
   const file = await Deno.open(path, { write: true, createNew: true });
   try {
     await writeFully(file, encodeHeader(header));
-    if (sync) await file.syncData();
   } catch (error) {
     file.close();
     throw error;

@@ -92,11 +92,6 @@ export class Admin {
     return this.#core.bans.unbanIp(canonicalIp(ip) ?? ip);
   }
 
-  /** Addresses a user connected from, newest first. */
-  ipHistory(userId: number): ReturnType<ServerCore["ipHistory"]["history"]> {
-    return this.#core.ipHistory.history(userId);
-  }
-
   /** Lifts a user ban. */
   unbanUser(userId: number): boolean {
     return this.#core.bans.unbanUser(userId);

@@ -9,7 +9,6 @@
 import type { EventBus } from "../events/mod.ts";
 import type { Room } from "../room/mod.ts";
 import type { BanList } from "./bans.ts";
-import type { IpHistorySource } from "./ip_history.ts";
 import type { PlaytimeSource } from "./playtime.ts";
 import type { TelemetryBudget } from "./telemetry_limit.ts";
 import type { Clock } from "../util/clock.ts";
@@ -144,8 +143,6 @@ export interface ServerContext {
   readonly bans?: BanList;
   /** Playtime figures (the persistence layer's); defaults to counting in memory. */
   readonly playtime?: PlaytimeSource;
-  /** IP history per user (the persistence layer's); defaults to memory. */
-  readonly ipHistory?: IpHistorySource;
   /** Called after every room change (persistent-room snapshots); `room` null = deleted. */
   readonly onRoomChanged?: (roomId: string, room: Room | null) => void;
   /** Probes chart audio lengths for playing deadlines; none = always the fallback. */

@@ -27,7 +27,6 @@ import { AuthCache } from "./auth_cache.ts";
 import { type BanList, MemoryBanList } from "./bans.ts";
 import type { ChartMeta, GameServerConfig, ServerContext, UpstreamApi } from "./context.ts";
 import { Counters } from "./counters.ts";
-import { type IpHistorySource, MemoryIpHistory } from "./ip_history.ts";
 import { MemoryPlaytime, type PlaytimeSource, withCachedTop } from "./playtime.ts";
 import { RoomTimers } from "./room_timers.ts";
 import type { User } from "./user.ts";
@@ -72,7 +71,6 @@ export class ServerCore {
   readonly authCache = new AuthCache(4096);
   readonly bans: BanList;
   readonly playtime: PlaytimeSource;
-  readonly ipHistory: IpHistorySource;
   /** Ids of every player who ever logged in since start (the durable store extends this). */
   readonly seenPlayers = new Set<number>();
   /** Logins in flight until Active or failed, journal and reply flush included (bounded by `max_pending_auth`). */
@@ -106,7 +104,6 @@ export class ServerCore {
     });
     this.switches = { roomCreation: ctx.config.room_creation_enabled, connections: true };
     this.adminIds = new ObservedSet(ctx.config.admin_game_ids);
-    this.ipHistory = ctx.ipHistory ?? new MemoryIpHistory(ctx.bus);
     this.playtime = withCachedTop(
       ctx.playtime ?? new MemoryPlaytime(ctx.bus, () => ctx.clock.now(), (id) => this.users.get(id)?.name),
       () => this.ctx.clock.now(),

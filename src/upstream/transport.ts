@@ -97,6 +97,12 @@ export interface ReadResult {
 export async function readBody(attempt: Attempt, res: Response, limit: number): Promise<ReadResult> {
   const body = res.body;
   if (!body) return { bytes: new Uint8Array(0), complete: true };
+  // A body of known length within the limit is read whole, into a buffer of its size: the stream's reader hands out
+  // 64 KiB chunk buffers, which outlive the call until a GC (issue 15: 64 KiB of native memory per login).
+  const length = Number(res.headers.get("content-length") ?? NaN);
+  if (Number.isSafeInteger(length) && length >= 0 && length < limit) {
+    return { bytes: await attempt.race(res.bytes()), complete: true };
+  }
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -1,7 +1,8 @@
 /**
  * A small server with the operator console, for the terminal tests: runs in
  * tmux (`--tui` for the terminal UI) or as a child process with stdin at end
- * of file. Prints `ready <port>` once listening; stops on `exit` or SIGTERM.
+ * of file. Prints `ready <port>` once listening; stops on `exit` or SIGTERM
+ * (with `--linger`, the process then waits for SIGHUP before it exits).
  * Test support only (not part of the product).
  *
  * @module
@@ -60,4 +61,9 @@ await server.shutdown();
 registry.close();
 closeOps(ops);
 console.log(`stopped: ${reason}`);
+if (Deno.args.includes("--linger")) {
+  // Under tmux: a pane whose process exits right after writing may lose that output (the pane is marked dead before
+  // tmux reads it), so the process stays until tmux hangs up on it, and the test sees the final screen.
+  await new Promise<void>((resolve) => Deno.addSignalListener("SIGHUP", resolve));
+}
 Deno.exit(0);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { ClientCommand, encodeValue, type TouchFrame } from "../../protocol/mod.ts";
 import { encodeEntry, encodeHeader } from "../../replay/mod.ts";
 import { Queries } from "../queries/queries.ts";
-import { pruneSegments } from "../telemetry/retention.ts";
+import { forgetFiles, pruneSegments } from "../telemetry/retention.ts";
 import type { SqlDb } from "../backends/sql_db.ts";
 import type { Store } from "./store.ts";
 import { entrySpan, type JournalEntry, type TelemetrySegment } from "../types.ts";
@@ -162,4 +162,38 @@ export const SEGMENT_CASES: [string, (db: SqlDb, store: Store) => Promise<void>]
       await Deno.remove(dir, { recursive: true });
     }
   }],
+  [
+    "telemetry segments: the rows of files removed elsewhere (legacy's replay sweep) are forgotten",
+    async (db, store) => {
+      const seg = (user: number, file: string): TelemetrySegment => ({
+        file,
+        offset: 14,
+        bytes: 8,
+        room: "abc",
+        round: `r${user}`,
+        user,
+        touches: 1,
+        judges: 0,
+        touch_items: 1,
+        judge_items: 0,
+        first_at: T0,
+        last_at: T0,
+      });
+      await applySpans(store, [{
+        t: "telemetry.segments",
+        segments: [
+          seg(1, "1/1/5.phirarec"),
+          seg(1, "1/1/5.phirarec"),
+          seg(2, "2/1/6.phirarec"),
+          seg(3, "3/1/7.phirarec"),
+        ],
+      }]);
+      assert.equal(await forgetFiles(db, ["1/1/5.phirarec", "3/1/7.phirarec", "9/9/9.phirarec"], 1), 3);
+      assert.deepEqual(
+        (await db.query("SELECT file_path FROM telemetry_segments ORDER BY seq")).map((r) => r.file_path),
+        ["2/1/6.phirarec"],
+      );
+      assert.equal(await forgetFiles(db, []), 0);
+    },
+  ],
 ];

@@ -1,8 +1,8 @@
 /**
  * Cutting torn tails at start (issue 15): a telemetry file is appended in
- * fsync'd segments, and each is indexed only after its fsync, so a crash can
- * leave at most a partly written last segment — bytes past the last whole
- * entry, or (on file systems that expose unwritten blocks) zeros. Such a
+ * writes every 500 ms and indexed only after an fsync, so a crash can leave
+ * at most a partly written tail after the last indexed segment — bytes past
+ * the last whole entry, or (on file systems that expose unwritten blocks) zeros. Such a
  * tail would make the file unreadable as a replay and misplace anything
  * appended after it, so it is cut before anything is written.
  *

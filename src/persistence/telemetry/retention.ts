@@ -54,3 +54,20 @@ export async function pruneSegments(db: Queryable, dir: string, cutoff: number, 
   }
   return { files, rows };
 }
+
+/**
+ * Drops the index rows of files removed by someone else (legacy mode's replay
+ * sweep, which goes by the time in the file name): resolves with the rows
+ * deleted. Paths are relative to the telemetry folder, as stored.
+ */
+export async function forgetFiles(db: Queryable, paths: readonly string[], chunk = 500): Promise<number> {
+  let rows = 0;
+  for (let i = 0; i < paths.length; i++) {
+    const [d] = await db.query("SELECT COUNT(*) AS n FROM telemetry_segments WHERE file_path = $1", [paths[i]]);
+    const n = num(d?.n ?? 0);
+    if (n) await db.query("DELETE FROM telemetry_segments WHERE file_path = $1", [paths[i]]);
+    rows += n;
+    if ((i + 1) % chunk === 0) await yieldToEventLoop();
+  }
+  return rows;
+}

@@ -1,9 +1,16 @@
 /**
  * One player's telemetry file of one round (issue 15), as the segment store
  * drives it: the `.phirarec` writer (`src/replay/writer.ts`, created on its
- * first write, fsync'd per segment), the open marker that lets start-up find
- * it after a crash (`recovery.ts`), and what the bytes buffered since the
- * last segment hold (messages and items per kind, first and last time).
+ * first write), the open marker that lets start-up find it after a crash
+ * (`recovery.ts`), and what the bytes written since the last index row hold
+ * (their range, messages and items per kind, first and last time).
+ *
+ * Writing and indexing are two steps: {@link RoundFile.write} hands the
+ * buffer to the disk (every 500 ms, spec 3 §8), {@link RoundFile.index}
+ * fsyncs once for everything written since the last row and then gives the
+ * row for that range (every few seconds): an fsync and a database row per
+ * index period rather than per write, and a row never names bytes a crash
+ * could lose.
  *
  * @module
  */
@@ -12,6 +19,8 @@ import { join } from "node:path";
 import { isReplayId, isReplayTimestamp, ReplayWriter } from "../../replay/mod.ts";
 import { markerName } from "./recovery.ts";
 import { OPEN_MARKERS, type TelemetrySegment } from "./segment_types.ts";
+
+const EMPTY = new Uint8Array(0);
 
 /** Where a round file is and what it belongs to. */
 export interface RoundFileInit {
@@ -43,6 +52,11 @@ export class RoundFile {
   judgeItems = 0;
   firstAt = 0;
   lastAt = 0;
+  /** Written since the last index row: where that range starts in the file, and its length. */
+  #from = 0;
+  #unindexed = 0;
+  /** When the last index row was taken (or the file opened), clock ms. */
+  indexedAt: number;
   /** Writing failed: the rest of the round is dropped. */
   failed = false;
 
@@ -53,6 +67,7 @@ export class RoundFile {
     this.round = o.round;
     this.user = o.user;
     this.#dir = o.dir;
+    this.indexedAt = o.startedAt;
   }
 
   /** Starts a file; null when the user id or time cannot name one (a path is built from integers only). */
@@ -66,11 +81,17 @@ export class RoundFile {
     const writer = ReplayWriter.deferred(paths, { chartId: o.chart, userId: o.user, recordId: 0 }, {
       chunkBytes: Infinity,
       maxPendingBytes: o.maxPendingBytes,
-      sync: true,
       // Marks the file as being written before any segment can be torn (recovery.ts).
       created: async (path) => {
-        await Deno.mkdir(markers, { recursive: true });
-        await Deno.writeFile(join(markers, markerName(o.dir, path)), new Uint8Array(0));
+        const marker = join(markers, markerName(o.dir, path));
+        try {
+          await Deno.writeFile(marker, EMPTY);
+        } catch (error) {
+          // The marker folder is made when first missing, not checked for every file of every round.
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+          await Deno.mkdir(markers, { recursive: true });
+          await Deno.writeFile(marker, EMPTY);
+        }
       },
     });
     return new RoundFile(o, writer);
@@ -91,14 +112,31 @@ export class RoundFile {
     return true;
   }
 
+  /** Bytes written and not indexed yet. */
+  get unindexed(): number {
+    return this.#unindexed;
+  }
+
+  /** Hands what is buffered to the disk; resolves with whether it was written (null when nothing was buffered). */
+  write(): Promise<boolean> | null {
+    const chunk = this.writer.writeChunk();
+    if (!chunk) return null;
+    if (this.#unindexed === 0) this.#from = chunk.offset;
+    this.#unindexed += chunk.bytes;
+    return chunk.written;
+  }
+
   /**
-   * Writes what is buffered as one segment; resolves with its index row once
-   * fsync'd, or with the number of messages lost when the write failed.
-   * Null when nothing was buffered.
+   * The index row of everything written since the last one, once fsync'd; or
+   * the number of messages lost when writing failed. Null when nothing was
+   * written since. Call {@link write} first: what is still buffered is not in it.
    */
-  flush(): Promise<TelemetrySegment | number> | null {
-    if (!this.writer.buffered) return null;
+  index(at: number): Promise<TelemetrySegment | number> | null {
+    this.indexedAt = at;
+    if (this.#unindexed === 0) return null;
     const seg = {
+      offset: this.#from,
+      bytes: this.#unindexed,
       room: this.room,
       round: this.round,
       user: this.user,
@@ -109,20 +147,23 @@ export class RoundFile {
       first_at: this.firstAt,
       last_at: this.lastAt,
     };
+    this.#unindexed = 0;
     this.touches =
       this.judges =
       this.touchItems =
       this.judgeItems =
         0;
-    return this.writer.flushSegment().then((written) => {
-      if (!written) return seg.touches + seg.judges;
+    return this.writer.syncData().then((ok) => {
+      if (!ok) return seg.touches + seg.judges;
       const file = this.writer.path.slice(this.#dir.length + 1).replaceAll("\\", "/");
-      return { file, offset: written.offset, bytes: written.bytes, ...seg };
+      return { file, ...seg };
     });
   }
 
-  /** Closes the file (after a last {@link flush}): an empty file goes, and so does the marker. */
+  /** Closes the file (after a last {@link write} and {@link index}): an empty file goes, and so does the marker. */
   async close(): Promise<void> {
+    // Durable before its marker goes (the record-id patch may have come after the last index fsync).
+    if (this.writer.stats().bytes > 0) await this.writer.syncData();
     await this.writer.close();
     const { error, bytes } = this.writer.stats();
     // A file that never got past its header holds nothing. After an error the path may be another's: left alone.

@@ -14,8 +14,13 @@ import type { TelemetrySegmentsEntry } from "./segment_types.ts";
 export const SEGMENT_LIMITS = {
   /** spec 3 §8: telemetry is written at least every 500 ms. */
   flushMs: 500,
-  /** A file's buffer is written as a segment once it holds this much. */
+  /** A file's buffer is written once it holds this much, and indexed once this much is written and not indexed. */
   segmentBytes: 64 * 1024,
+  /**
+   * What a file wrote is indexed (fsync, then one row) at least this often: a crash loses at most this much of an
+   * open file from the index (not from the file).
+   */
+  indexMs: 5000,
   /** Bytes buffered or being written, all files together. */
   maxPendingBytes: 32 * 1024 * 1024,
   /**
@@ -39,6 +44,7 @@ export interface TelemetrySegmentsOptions {
   readonly cap?: RoundTelemetryCap;
   readonly flushMs?: number;
   readonly segmentBytes?: number;
+  readonly indexMs?: number;
   readonly maxPendingBytes?: number;
 }
 

@@ -7,16 +7,21 @@
  * ({@link TelemetrySegments.add}) is a map lookup, the cap check and one copy
  * of the payload into the file's buffer.
  *
- * Batching: a file's buffer is written as one segment when it reaches
- * `segmentBytes`, every `flushMs` (spec 3 §8 "batches of … 500 ms"; one
- * timer of the injected clock, ticking `slots` times per period, each tick
- * flushing the files of one slot so that the work is spread), when the
- * round completes, and at shutdown. Each segment is fsync'd, then indexed by one
- * `telemetry_segments` row: the segments written together go into one
- * `telemetry.segments` journal record. A crash loses at most what was not
- * flushed; an index row never names bytes the disk may not hold, and a torn
- * tail is cut at the next start (`recovery.ts`, which finds the files that
- * were open by their markers).
+ * Batching: a file's buffer is written when it reaches `segmentBytes`, and
+ * every `flushMs` (spec 3 §8 "batches of … 500 ms"; one timer of the
+ * injected clock, ticking `slots` times per period, each tick writing the
+ * files of one slot so that the work is spread), when the round completes,
+ * and at shutdown. What was written is indexed as one segment — one fsync,
+ * then one `telemetry_segments` row — every `indexMs` (5 s), once
+ * `segmentBytes` are unindexed, before the record id is patched in, and when
+ * the file closes: per player an fsync and a row every few seconds instead of
+ * every 500 ms (at 300 rooms 480 rows/s, not 4,800; BENCHMARKS.md). The
+ * segments indexed together go into one `telemetry.segments` journal record.
+ * An index row never names bytes the disk may not hold; a crash loses from
+ * the index at most the last `indexMs` of each open file (the bytes stay in
+ * the file, so its replay keeps them), and a torn tail is cut at the next
+ * start (`recovery.ts`, which finds the files that were open by their
+ * markers).
  *
  * Bounded: bytes buffered or being written, over all files, stay under
  * `maxPendingBytes` (beyond it messages are dropped and counted: a stalled
@@ -46,6 +51,7 @@ const ZERO: TelemetrySegmentsCounters = { messages: 0, bytes: 0, segments: 0, re
 export class TelemetrySegments {
   readonly #o: TelemetrySegmentsOptions;
   readonly #segmentBytes: number;
+  readonly #indexMs: number;
   readonly #maxPending: number;
   /** The file being written of each player (a player is in one room and round at a time). */
   readonly #byUser = new Map<number, RoundFile>();
@@ -70,6 +76,7 @@ export class TelemetrySegments {
   constructor(o: TelemetrySegmentsOptions) {
     this.#o = o;
     this.#segmentBytes = o.segmentBytes ?? SEGMENT_LIMITS.segmentBytes;
+    this.#indexMs = o.indexMs ?? SEGMENT_LIMITS.indexMs;
     this.#maxPending = o.maxPendingBytes ?? SEGMENT_LIMITS.maxPendingBytes;
     this.cap = o.cap ?? new RoundTelemetryCap();
   }
@@ -130,7 +137,8 @@ export class TelemetrySegments {
   scored(round: string, user: number, recordId: number): void {
     const open = this.#byUser.get(user);
     if (!open || open.round !== round || open.failed) return;
-    this.#flush(open); // What is buffered becomes a segment of its own before the patch (the writer would write it).
+    // Written and indexed before the patch (the writer would write the buffer itself, outside the bookkeeping).
+    this.#flush(open, true);
     void open.writer.setRecordId(recordId);
   }
 
@@ -147,9 +155,9 @@ export class TelemetrySegments {
     for (const open of [...this.#byUser.values()]) if (open.roomUuid === roomUuid) this.#closing(open);
   }
 
-  /** Writes every buffer as a segment now (it also happens every `flushMs`). */
+  /** Writes and indexes every file now (it also happens every `flushMs` and `indexMs`). */
   flushAll(): void {
-    for (const open of this.#byUser.values()) this.#flush(open);
+    for (const open of this.#byUser.values()) this.#flush(open, true);
   }
 
   /** Resolves once every write started so far finished and its segments were journaled. */
@@ -206,29 +214,42 @@ export class TelemetrySegments {
     }, (this.#o.flushMs ?? SEGMENT_LIMITS.flushMs) / SEGMENT_LIMITS.slots);
   }
 
-  /** Hands a file's buffer to the disk; its segment is journaled once it is fsync'd. */
-  #flush(open: RoundFile): void {
+  /**
+   * Hands a file's buffer to the disk and, when due (or `indexNow`), indexes
+   * what was written since its last row: journaled once fsync'd.
+   */
+  #flush(open: RoundFile, indexNow = false): void {
     const bytes = open.writer.buffered;
-    const flushed = open.flush();
-    if (!flushed) return;
-    const write = flushed.then((seg) => {
-      this.#pending -= bytes;
+    const written = open.write();
+    if (written) {
+      this.#track(written.then((ok) => {
+        this.#pending -= bytes;
+        if (!ok && open.writer.stats().error !== null) this.#failed(open, 0);
+      }));
+    }
+    const now = this.#o.clock.now();
+    if (!indexNow && open.unindexed < this.#segmentBytes && now - open.indexedAt < this.#indexMs) return;
+    const indexed = open.index(now);
+    if (!indexed) return;
+    this.#track(indexed.then((seg) => {
       if (typeof seg === "number") return this.#failed(open, seg);
       this.#done.push(seg);
       if (!this.#emitQueued) {
         this.#emitQueued = true;
         queueMicrotask(() => this.#emitDone());
       }
-    });
-    this.#inFlight.add(write);
-    void write.finally(() => this.#inFlight.delete(write));
+    }));
+  }
+
+  /** Keeps `work` in flight until it settles ({@link idle} waits for it). */
+  #track(work: Promise<void>): void {
+    this.#inFlight.add(work);
+    void work.finally(() => this.#inFlight.delete(work));
   }
 
   /** {@link #close}, awaited by {@link idle}. */
   #closing(open: RoundFile): void {
-    const done = this.#close(open);
-    this.#inFlight.add(done);
-    void done.finally(() => this.#inFlight.delete(done));
+    this.#track(this.#close(open));
   }
 
   /** Writes the rest of a file and closes it; the file is no longer open (its marker goes). */
@@ -243,7 +264,7 @@ export class TelemetrySegments {
       this.#o.clock.clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    this.#flush(open);
+    this.#flush(open, true);
     await open.close();
     if (open.writer.stats().error !== null) this.#failed(open, 0);
   }

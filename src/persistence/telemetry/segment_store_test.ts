@@ -39,20 +39,27 @@ async function setup(o: Partial<TelemetrySegmentsOptions> = {}) {
   };
 }
 
-Deno.test("telemetry store writes the wire payloads as they came, flushed on the tick, and reads them back", async () => {
+Deno.test("telemetry store writes the wire payloads as they came on the tick, indexes them every 5 s, and reads them back", async () => {
   await using t = await setup();
-  t.store.roundStarted("round-1", 42, t.clock.now());
+  const start = t.clock.now();
+  t.store.roundStarted("round-1", 42, start);
   const a = touchRaw(frames(3));
   const b = judgeRaw(judges(2));
   t.store.add("touches", "r", "u", "round-1", 7, a, 3, t.clock.now());
-  t.store.add("judges", "r", "u", "round-1", 7, b, 2, t.clock.now() + 5);
   await t.store.idle();
-  assert.equal(t.segments().length, 0, "nothing before the tick");
+  const path = join(t.dir, "7", "42", `${start}.phirarec`);
+  assert.equal(await Deno.stat(path).then(() => true, () => false), false, "nothing before the tick");
   t.clock.advance(500);
   await t.store.idle();
+  assert.equal((await Deno.stat(path)).size, 14 + a.length + 4, "written on the tick (spec 3 §8: 500 ms)");
+  assert.equal(t.segments().length, 0, "not indexed yet");
+  t.store.add("judges", "r", "u", "round-1", 7, b, 2, t.clock.now());
+  t.clock.advance(4500);
+  await t.store.idle();
   const [seg] = t.segments();
+  assert.equal(t.segments().length, 1, "what the 5 s wrote is one segment");
   assert.deepEqual(seg, {
-    file: `7/42/${t.clock.now() - 500}.phirarec`,
+    file: `7/42/${start}.phirarec`,
     offset: 14,
     bytes: a.length + b.length + 8,
     room: "r",
@@ -62,8 +69,8 @@ Deno.test("telemetry store writes the wire payloads as they came, flushed on the
     judges: 1,
     touch_items: 3,
     judge_items: 2,
-    first_at: t.clock.now() - 500,
-    last_at: t.clock.now() - 495,
+    first_at: start,
+    last_at: start + 500,
   });
   const file = await Deno.readFile(join(t.dir, seg!.file));
   assert.deepEqual(
@@ -91,7 +98,6 @@ Deno.test("telemetry store writes the wire payloads as they came, flushed on the
   assert.equal(t.store.open, 0, "the round's files are closed");
   // The legacy replay routes list and stream the very same file (src/replay store, tphira layout).
   const replays = new ReplayStore(t.dir);
-  const start = t.clock.now() - 500;
   assert.deepEqual(await replays.list(7), [{
     chartId: 42,
     replays: [{ chartId: 42, timestamp: start, recordId: 9001, size: 14 + seg!.bytes + second.bytes }],
