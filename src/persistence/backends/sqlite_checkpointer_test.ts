@@ -3,17 +3,21 @@ import { DatabaseSync } from "node:sqlite";
 import { LogHub } from "../../util/log.ts";
 import { migrate } from "./migrations.ts";
 import { startCheckpointer } from "./sqlite_checkpointer.ts";
-import { SqliteStoreDb } from "./sqlite_store_db.ts";
+import { BUSY_COMMITS, SqliteStoreDb } from "./sqlite_store_db.ts";
 
 const log = new LogHub({ level: "error", sink: () => {} }).logger();
 
-Deno.test("the embedded store turns SQLite's checkpoints inside commits off once its checkpointer thread runs", async () => {
+Deno.test("a busy embedded store turns SQLite's checkpoints inside commits off once its checkpointer thread runs", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/chorus.sqlite`;
     const db = SqliteStoreDb.open(path);
-    assert.equal(await db.backgroundCheckpoints(), true);
     await migrate(db, log, 0);
+    assert.equal(await db.backgroundCheckpoints(), false, "an idle store has no thread");
+    for (let i = 0; i < BUSY_COMMITS; i++) {
+      await db.transaction((tx) => tx.query("INSERT INTO settings VALUES ($1, '1', 0)", [`busy${i}`]));
+    }
+    assert.equal(await db.backgroundCheckpoints(), true, "a busy one has");
     // Over 1,000 pages of log: SQLite would have checkpointed inside one of these commits.
     const big = "x".repeat(3000);
     for (let t = 0; t < 20; t++) {

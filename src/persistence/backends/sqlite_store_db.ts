@@ -11,10 +11,13 @@
  * {@link SqliteStoreDb.checkpoint} — run before journal segments are
  * deleted (`persistence_jobs.ts` `compact`) — writes the log into the file
  * and fsyncs both, so what the journal lets go of has survived a power loss.
- * Between those, a worker thread checkpoints the log in the background
- * (`sqlite_checkpointer.ts`) instead of SQLite doing it inside commits on
- * the event loop's thread; it copies committed pages only, so none of the
- * above changes.
+ * Between those, once the store is busy ({@link BUSY_COMMITS} commits within
+ * {@link BUSY_WINDOW_MS}), a worker thread checkpoints the log in the
+ * background (`sqlite_checkpointer.ts`) instead of SQLite doing it inside
+ * commits on the event loop's thread; it copies committed pages only, so
+ * none of the above changes. An idle or lightly used store keeps SQLite's
+ * own checkpoints: the thread is a V8 isolate of its own (~16 MiB of RSS at
+ * start, against a server of ~87 MiB), worth it only under load.
  *
  * @module
  */
@@ -33,6 +36,11 @@ import { type Checkpointer, startCheckpointer } from "./sqlite_checkpointer.ts";
  */
 export const SQLITE_APPLY_BATCH_BYTES = 256 * 1024;
 
+/** Commits within {@link BUSY_WINDOW_MS} that make the store busy enough for the background checkpointer. */
+export const BUSY_COMMITS = 50;
+/** The window of {@link BUSY_COMMITS}, ms. */
+export const BUSY_WINDOW_MS = 10_000;
+
 /** File name of the embedded store inside `data_dir`. */
 export const SQLITE_FILE = "chorus.sqlite";
 
@@ -40,12 +48,28 @@ export const SQLITE_FILE = "chorus.sqlite";
 export class SqliteStoreDb implements SqlDb {
   readonly backend = "sqlite" as const;
   readonly #db: SqliteDb;
-  /** The background checkpointer; null for `:memory:` or when its thread could not start. */
-  readonly #checkpointer: Promise<Checkpointer | null>;
+  readonly #path: string;
+  /** The background checkpointer once the store got busy; it resolves to null when its thread could not start. */
+  #checkpointer: Promise<Checkpointer | null> | null = null;
+  #windowStart = 0;
+  #windowCommits = 0;
 
   private constructor(db: SqliteDb, path: string) {
     this.#db = db;
-    this.#checkpointer = path === ":memory:" ? Promise.resolve(null) : startCheckpointer(path).then(
+    this.#path = path;
+  }
+
+  /** Counts a commit; the {@link BUSY_COMMITS}th within {@link BUSY_WINDOW_MS} starts the background checkpointer. */
+  #committed(): void {
+    if (this.#checkpointer || this.#path === ":memory:") return;
+    const now = performance.now();
+    if (now - this.#windowStart > BUSY_WINDOW_MS) {
+      this.#windowStart = now;
+      this.#windowCommits = 0;
+    }
+    if (++this.#windowCommits < BUSY_COMMITS) return;
+    const db = this.#db;
+    this.#checkpointer = startCheckpointer(this.#path).then(
       async (c) => {
         // Only once the thread runs: until then (or if it never does) SQLite checkpoints in commits as before.
         // The log is started over after the thread's checkpoints; one that grew meanwhile is cut back to 64 MiB then.
@@ -63,7 +87,7 @@ export class SqliteStoreDb implements SqlDb {
 
   /** True once the background checkpointer runs (automatic checkpoints in commits are then off). */
   async backgroundCheckpoints(): Promise<boolean> {
-    return (await this.#checkpointer) !== null;
+    return this.#checkpointer !== null && (await this.#checkpointer) !== null;
   }
 
   query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -75,6 +99,7 @@ export class SqliteStoreDb implements SqlDb {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    this.#committed();
     return this.#db.transaction((tx) =>
       fn({
         query: <R extends Row = Row>(sql: string, params: readonly unknown[] = []) =>
