@@ -27,6 +27,24 @@ async function applySpans(store: Store, entries: JournalEntry[]): Promise<void> 
   await store.applyBatch(batch, seq, T0);
 }
 
+/** The index row of a segment of one `Touches` in room `abc`, round `r<user>`, at `at`. */
+function oneTouch(user: number, file: string, at: number): TelemetrySegment {
+  return {
+    file,
+    offset: 14,
+    bytes: 8,
+    room: "abc",
+    round: `r${user}`,
+    user,
+    touches: 1,
+    judges: 0,
+    touch_items: 1,
+    judge_items: 0,
+    first_at: at,
+    last_at: at,
+  };
+}
+
 /** The cases (same signature as the suite's). */
 export const SEGMENT_CASES: [string, (db: SqlDb, store: Store) => Promise<void>][] = [
   ["telemetry segments: rows, round data, read from the files and merged with JSON batches", async (db, store) => {
@@ -121,20 +139,7 @@ export const SEGMENT_CASES: [string, (db: SqlDb, store: Store) => Promise<void>]
     const dir = await Deno.makeTempDir({ prefix: "chorus-suite-" });
     try {
       const DAY = 86_400_000;
-      const seg = (user: number, at: number): TelemetrySegment => ({
-        file: `${user}/1/${T0}.phirarec`,
-        offset: 14,
-        bytes: 8,
-        room: "abc",
-        round: `r${user}`,
-        user,
-        touches: 1,
-        judges: 0,
-        touch_items: 1,
-        judge_items: 0,
-        first_at: at,
-        last_at: at,
-      });
+      const seg = (user: number, at: number) => oneTouch(user, `${user}/1/${T0}.phirarec`, at);
       for (const user of [1, 2]) {
         await Deno.mkdir(join(dir, String(user), "1"), { recursive: true });
         await Deno.writeFile(
@@ -165,20 +170,7 @@ export const SEGMENT_CASES: [string, (db: SqlDb, store: Store) => Promise<void>]
   [
     "telemetry segments: the rows of files removed elsewhere (legacy's replay sweep) are forgotten",
     async (db, store) => {
-      const seg = (user: number, file: string): TelemetrySegment => ({
-        file,
-        offset: 14,
-        bytes: 8,
-        room: "abc",
-        round: `r${user}`,
-        user,
-        touches: 1,
-        judges: 0,
-        touch_items: 1,
-        judge_items: 0,
-        first_at: T0,
-        last_at: T0,
-      });
+      const seg = (user: number, file: string) => oneTouch(user, file, T0);
       await applySpans(store, [{
         t: "telemetry.segments",
         segments: [
