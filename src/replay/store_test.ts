@@ -111,6 +111,7 @@ Deno.test("replay writer: chunks get consecutive ranges at once; syncData report
     const b = writer.writeChunk()!;
     deepEqual([a.offset, a.bytes, b.offset, b.bytes], [14, 7, 21, 5]);
     deepEqual([await a.written, await b.written, await writer.syncData()], [true, true, true]);
+    equal(await writer.syncData(), true, "nothing written since: no second fsync, still a success");
     deepEqual(parseReplay(await Deno.readFile(join(dir, "record", "5", "2", "10.phirarec"))).entries, [
       Uint8Array.of(1, 2, 3),
       Uint8Array.of(4),

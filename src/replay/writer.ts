@@ -73,6 +73,8 @@ export class ReplayWriter {
   #dropped = 0;
   #error: string | null = null;
   #closed = false;
+  /** Written since the last {@link syncData} (an fsync of a clean file is skipped). */
+  #dirty = false;
 
   private constructor(path: string, file: Deno.FsFile | null, options: ReplayWriterOptions) {
     this.#path = path;
@@ -167,6 +169,7 @@ export class ReplayWriter {
       const file = this.#file!;
       await file.seek(RECORD_ID_OFFSET, Deno.SeekMode.Start);
       await writeFully(file, encodeRecordId(recordId));
+      this.#dirty = true;
       await file.seek(0, Deno.SeekMode.End);
     });
   }
@@ -194,7 +197,11 @@ export class ReplayWriter {
    */
   syncData(): Promise<boolean> {
     if (this.#closed) return this.#chain.then(() => this.#error === null);
-    return this.#enqueue(() => this.#file!.syncData()).then(() => this.#error === null);
+    return this.#enqueue(async () => {
+      if (!this.#dirty) return; // Nothing written since the last fsync (a file closed right after its last index).
+      await this.#file!.syncData();
+      this.#dirty = false;
+    }).then(() => this.#error === null);
   }
 
   /** Writes the rest and closes the file. Idempotent. */
@@ -233,6 +240,7 @@ export class ReplayWriter {
     return this.#enqueue(async () => {
       try {
         await writeFully(this.#file!, chunk);
+        this.#dirty = true;
         ok = true;
       } finally {
         this.#inFlight -= chunk.length;
