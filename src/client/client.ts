@@ -39,6 +39,8 @@ export interface ConnectOptions extends ClientOptions {
   host?: string | undefined;
   /** Server port. */
   port: number;
+  /** Gives up connecting when aborted (a TCP connect to a saturated listener can wait minutes). */
+  signal?: AbortSignal | undefined;
 }
 
 /** What a successful authentication yields: your user, and the room you are still in (reconnect). */
@@ -62,7 +64,13 @@ type ResultRequest = Exclude<RequestCommand, { type: "Ping" }>;
 
 /** Opens a TCP connection (`TCP_NODELAY` on) and returns a client that has sent its version byte. */
 export async function connect(options: ConnectOptions): Promise<PhiraClient> {
-  const conn = await Deno.connect({ hostname: options.host ?? "127.0.0.1", port: options.port, transport: "tcp" });
+  const { host, port, signal } = options;
+  const conn = await Deno.connect({
+    hostname: host ?? "127.0.0.1",
+    port,
+    transport: "tcp",
+    ...(signal ? { signal } : {}),
+  });
   conn.setNoDelay(true);
   return new PhiraClient(conn, { version: PROTOCOL_VERSION, ...options });
 }

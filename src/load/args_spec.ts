@@ -59,6 +59,8 @@ export interface RoomsOptions extends CommonOptions {
   rampPerSec: number;
   pingInterval: number;
   maxInflight: number;
+  /** Seconds setup may take before the steady window starts with the rooms ready by then (0: no limit). */
+  setupLimit: number;
 }
 
 /** `logins`: login throughput with a cold and a warm authentication cache. */
@@ -175,6 +177,15 @@ const ROOMS: readonly Opt[] = [
   { flag: "--ramp-per-sec", key: "rampPerSec", kind: "number", def: 50, min: 0.1, max: 1e5, help: "rooms set up/s" },
   { flag: "--ping-interval", key: "pingInterval", kind: "seconds", def: 3, min: 0.1, max: 60, help: "ping period" },
   { flag: "--max-inflight", key: "maxInflight", kind: "int", def: 64, min: 1, max: 10000, help: "logins at once" },
+  {
+    flag: "--setup-limit",
+    key: "setupLimit",
+    kind: "seconds",
+    def: 0,
+    min: 0,
+    max: 86400,
+    help: "give up unfinished setups after this (0: wait for all)",
+  },
 ];
 
 const LOGINS: readonly Opt[] = [

@@ -105,6 +105,8 @@ export interface LoadClientOptions {
   readonly pingIntervalMs: number;
   readonly onRtt?: (ms: number) => void;
   readonly onEvent?: ConnectOptions["onEvent"];
+  /** Gives up connecting when aborted. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -124,6 +126,7 @@ export async function openLoadClient(endpoint: Endpoint, o: LoadClientOptions): 
   };
   if (o.onRtt) options.onRtt = o.onRtt;
   if (o.onEvent) options.onEvent = o.onEvent;
+  if (o.signal) options.signal = o.signal;
   try {
     return await connect(options);
   } catch (error) {
@@ -156,9 +159,23 @@ export class Limiter {
     this.#max = Math.max(1, max);
   }
 
-  /** Runs `op` when a slot is free. */
-  async run<T>(op: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.#max) await new Promise<void>((resolve) => this.#queue.push(resolve));
+  /** Runs `op` when a slot is free; rejects without running it if `signal` aborts while it waits. */
+  async run<T>(op: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw new Error("stopped before its turn");
+    if (this.#active >= this.#max) {
+      await new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          signal?.removeEventListener("abort", give);
+          resolve();
+        };
+        const give = () => {
+          this.#queue = this.#queue.filter((t) => t !== turn);
+          reject(new Error("stopped before its turn"));
+        };
+        this.#queue.push(turn);
+        signal?.addEventListener("abort", give, { once: true });
+      });
+    }
     this.#active++;
     try {
       return await op();

@@ -97,23 +97,43 @@ export class RoomRunner {
     return this.monitor ? [...this.players, this.monitor] : this.players;
   }
 
-  /** Connects and logs in everyone, creates the room, joins players then the monitor. */
-  async setup(): Promise<void> {
+  /**
+   * Connects and logs in everyone, creates the room, joins players then the
+   * monitor. When `signal` aborts first (the setup limit or the run's stop),
+   * logins still waiting for their turn are dropped and every connection made
+   * so far is closed, so the setup settles at once instead of waiting out a
+   * saturated server.
+   */
+  async setup(signal?: AbortSignal): Promise<void> {
+    const abandon = () => void this.closeClients();
+    signal?.addEventListener("abort", abandon, { once: true });
+    try {
+      await this.#setup(signal);
+    } finally {
+      signal?.removeEventListener("abort", abandon);
+    }
+    if (signal?.aborted) throw new Error("setup unfinished when the setup time ran out");
+  }
+
+  async #setup(signal?: AbortSignal): Promise<void> {
     const env = this.#env;
     const { times } = env;
     await Promise.all(this.members.map((m) =>
       env.logins.run(async () => {
         const relay = m === this.monitor ? env.relay : null;
-        m.client = await times.time("connect", () =>
+        const client = await times.time("connect", () =>
           openLoadClient(env.endpoint, {
             clock: env.clock,
             errors: env.errors,
             pingIntervalMs: 0,
             onEvent: relay ? (e) => (m.onEvent(e), relay.onEvent(e)) : (e) => m.onEvent(e),
+            ...(signal ? { signal } : {}),
           }));
-        await times.time("Authenticate", () => m.client.authenticate(devToken(m.id)));
-        env.pinger.add(m.client);
-      })
+        m.client = client;
+        if (signal?.aborted) await client.close();
+        await times.time("Authenticate", () => client.authenticate(devToken(m.id)));
+        env.pinger.add(client);
+      }, signal)
     ));
     const [host, ...guests] = this.players;
     await times.time("CreateRoom", () => host!.client.createRoom(this.roomId));
@@ -175,5 +195,10 @@ export class RoomRunner {
       }
       await m.client.close();
     }));
+  }
+
+  /** Closes every connection made so far (requests in flight reject with `closed`). */
+  async closeClients(): Promise<void> {
+    await Promise.all(this.members.map((m) => m.client?.close()));
   }
 }

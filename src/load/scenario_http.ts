@@ -57,6 +57,7 @@ export function runHttp(o: Opts, target: RunTarget & { httpPort: number }, deps:
         rampPerSec: 50,
         pingInterval: 3,
         maxInflight: 64,
+        setupLimit: 0,
       },
       target,
       { ...deps, signal: stopRooms.signal },

@@ -40,6 +40,7 @@ type Opts = Pick<
   | "rampPerSec"
   | "pingInterval"
   | "maxInflight"
+  | "setupLimit"
 >;
 
 /** Monitor ids the server must allow to spectate (config `monitors`). */
@@ -59,7 +60,9 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
   const driver = new TelemetryDriver(clock, { fingers: o.fingers, notesPerSec: o.notesPerSec }, epoch);
   const relay = new RelayMeter(clock, epoch);
   const winddown = new AbortController();
-  const onAbort = () => winddown.abort();
+  // Ends setup: at the setup limit or at the run's stop, whichever comes first.
+  const setupEnd = new AbortController();
+  const onAbort = () => (winddown.abort(), setupEnd.abort());
   signal.addEventListener("abort", onAbort, { once: true });
   const pings = new Histogram();
   const pinger = new PingDriver(clock, {
@@ -88,6 +91,7 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
   let phase = "setup";
   let ready = 0;
   let setupFailed = 0;
+  let setupUnfinished = 0;
   let roundFailed = 0;
   let steadyStart = 0;
 
@@ -95,34 +99,41 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
     const players = Array.from({ length: o.players }, (_, j) => o.idBase + r * o.players + j);
     const runner = new RoomRunner(env, `load-${tag}-${r}`, players, o.monitor ? o.monitorBase + r : null);
     runners.push(runner);
-    return runner.setup().then(() => {
+    return runner.setup(setupEnd.signal).then(() => {
       ready++;
       loops.push(runner.play().catch((e) => fail(runner, "round", e)));
     }, (e) => fail(runner, "setup", e));
   };
 
   const fail = (runner: RoomRunner, what: string, error: unknown) => {
+    const unfinished = what === "setup" && setupEnd.signal.aborted;
     if (!runner.failed) {
-      if (what === "setup") setupFailed++;
-      else roundFailed++;
+      if (what !== "setup") roundFailed++;
+      else if (unfinished) setupUnfinished++;
+      else setupFailed++;
     }
     runner.failed = true;
     runner.stopTelemetry();
-    errors.add(`room-${what}`, `${runner.roomId}: ${error instanceof Error ? error.message : String(error)}`);
+    const key = unfinished ? "room-setup-unfinished" : `room-${what}`;
+    errors.add(key, `${runner.roomId}: ${error instanceof Error ? error.message : String(error)}`);
   };
 
   const run = async () => {
     driver.start();
     pinger.start();
     const t0 = clock.monotonic();
+    const limitTimer = o.setupLimit > 0 ? clock.setTimeout(() => setupEnd.abort(), o.setupLimit * 1000) : undefined;
     const setups: Promise<void>[] = [];
     let started = 0;
-    while (started < o.rooms && !winddown.signal.aborted) {
+    while (started < o.rooms && !setupEnd.signal.aborted) {
       const due = Math.min(o.rooms, Math.floor((clock.monotonic() - t0) * o.rampPerSec / 1000) + 1);
       while (started < due) setups.push(startRoom(started++));
-      await delay(clock, 20, winddown.signal);
+      await delay(clock, 20, setupEnd.signal);
     }
     await Promise.all(setups);
+    clock.clearTimeout(limitTimer);
+    // Rooms never started count as unfinished too: the report says how many of the target were measured.
+    setupUnfinished += o.rooms - started;
     const setupMs = clock.monotonic() - t0;
     phase = "steady";
     steadyStart = clock.monotonic();
@@ -206,7 +217,7 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
       ? { cpuPercent: cpuPercent(m.selfFrom, m.selfTo), rssMb: mb(m.selfTo.rssBytes) }
       : null;
     const results = {
-      rooms: { target: o.rooms, ready, setupFailed, roundFailed },
+      rooms: { target: o.rooms, ready, setupFailed, setupUnfinished, roundFailed },
       clients: ready * (o.players + (o.monitor ? 1 : 0)),
       setupMs: Math.round(m.setupMs),
       steadyMs: Math.round(m.steadyMs),
@@ -226,7 +237,8 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
     const rows: Row[] = [
       [
         "rooms ready / target",
-        `${fmtNum(ready)} / ${fmtNum(o.rooms)} (${setupFailed} failed setup, ${roundFailed} failed in a round)`,
+        `${fmtNum(ready)} / ${fmtNum(o.rooms)} (${setupFailed} failed setup, ${setupUnfinished} unfinished at the ` +
+        `setup limit, ${roundFailed} failed in a round)`,
       ],
       ["clients", fmtNum(results.clients)],
       ["setup time / steady window", `${(m.setupMs / 1000).toFixed(1)} s / ${(m.steadyMs / 1000).toFixed(1)} s`],
@@ -260,7 +272,7 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
   const status = (): RunStatus => {
     const d = `${ready} rooms, ${relay.received.touchMessages + relay.received.judgeMessages} relayed, ` +
       `relay p99 ${relay.touchLatency.quantile(0.99)?.toFixed(1) ?? "—"} ms, ${errors.total} errors`;
-    if (phase === "setup") return { phase, done: ready + setupFailed, total: o.rooms, detail: d };
+    if (phase === "setup") return { phase, done: ready + setupFailed + setupUnfinished, total: o.rooms, detail: d };
     const total = o.duration * 1000;
     return {
       phase,

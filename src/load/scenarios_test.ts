@@ -3,6 +3,7 @@ import type { RunDeps, ScenarioResult } from "./scenario.ts";
 import { runLogins } from "./scenario_logins.ts";
 import { monitorIds, runRooms } from "./scenario_rooms.ts";
 import { runSessions } from "./scenario_sessions.ts";
+import { ManualClock } from "../util/clock.ts";
 import { drive, startTestServer } from "./server_fixture_test_util.ts";
 
 function deps(clock: RunDeps["clock"]): RunDeps {
@@ -47,6 +48,7 @@ Deno.test("rooms scenario plays full rounds with relayed telemetry", async () =>
     rampPerSec: 50,
     pingInterval: 3,
     maxInflight: 4,
+    setupLimit: 0,
   };
   const t = await startTestServer({ monitors: monitorIds(o) });
   const run = runRooms(o, { host: "127.0.0.1", port: t.port, pid: null }, deps(t.clock));
@@ -94,4 +96,39 @@ Deno.test("logins scenario measures a cold and a warm phase", async () => {
   equal(values.auth_cache_hits, 12, "warm logins hit the cache");
   deepEqual(t.server.core.counters.violations(), {});
   await t.close();
+});
+
+Deno.test("rooms scenario gives up setups at the setup limit and still reports", async () => {
+  // A server that accepts and never answers: every login waits, as on a saturated server.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })();
+  const clock = new ManualClock();
+  const o = {
+    rooms: 3,
+    players: 2,
+    monitor: false,
+    roundSecs: 1,
+    duration: 1,
+    fingers: 0,
+    notesPerSec: 0,
+    chart: 7,
+    idBase: 1000,
+    monitorBase: 9000,
+    rampPerSec: 50,
+    pingInterval: 3,
+    maxInflight: 2,
+    setupLimit: 1,
+  };
+  const run = runRooms(o, { host: "127.0.0.1", port: listener.addr.port, pid: null }, deps(clock));
+  const r = await drive(clock, run.result);
+  const res = r.results as { rooms: { ready: number; setupFailed: number; setupUnfinished: number }; setupMs: number };
+  deepEqual(res.rooms, { target: 3, ready: 0, setupFailed: 0, setupUnfinished: 3, roundFailed: 0 });
+  ok(res.setupMs >= 1000 && res.setupMs < 2000, `setup ended at the limit (${res.setupMs} ms), not at a timeout`);
+  ok(r.errors.toJSON().byKind["room-setup-unfinished"] === 3, JSON.stringify(r.errors.toJSON().byKind));
+  listener.close();
+  await accepting;
+  for (const c of held) c.close();
 });

@@ -35,6 +35,8 @@ export interface CompareOptions {
   roomRamp: number;
   bigRooms: number;
   bigDuration: number;
+  /** Seconds of setup allowed beyond the ramp before the window starts with the rooms ready. */
+  setupGrace: number;
   settle: number;
   sampleInterval: number;
   clientProcs: number;
@@ -67,6 +69,14 @@ const OPTS: readonly Opt[] = [
   { flag: "--room-ramp", key: "roomRamp", kind: "int", min: 1, max: 10000, help: "rooms set up per second" },
   { flag: "--big-rooms", key: "bigRooms", kind: "int", min: 1, max: 3000, help: "rooms of the big phase" },
   { flag: "--big-duration", key: "bigDuration", kind: "seconds", min: 0, max: 86400, help: "big-phase window" },
+  {
+    flag: "--setup-grace",
+    key: "setupGrace",
+    kind: "seconds",
+    min: 1,
+    max: 86400,
+    help: "setup time beyond the ramp before the window starts anyway",
+  },
   { flag: "--settle", key: "settle", kind: "seconds", min: 0, max: 600, help: "wait after start before RSS" },
   { flag: "--sample-interval", key: "sampleInterval", kind: "seconds", min: 0.1, max: 60, help: "/proc sampling" },
   { flag: "--client-procs", key: "clientProcs", kind: "int", min: 1, max: 16, help: "generator processes (relay)" },
@@ -98,6 +108,7 @@ export function defaultOptions(): CompareOptions {
     roomRamp: 50,
     bigRooms: 1000,
     bigDuration: 60,
+    setupGrace: 120,
     settle: 5,
     sampleInterval: 2,
     clientProcs: 1,

@@ -36,6 +36,8 @@ export interface RelayFigures {
   readonly rooms: number;
   readonly ready: number;
   readonly failedSetup: number;
+  /** Rooms not set up when the setup limit ran out (the window measured the rest). */
+  readonly unfinishedSetup: number;
   readonly failedRound: number;
   readonly steadySecs: number;
   readonly relayedPerSec: number;
@@ -174,6 +176,7 @@ export function relayFigures(
     rooms: sum((r) => r.results.rooms.target),
     ready: sum((r) => r.results.rooms.ready),
     failedSetup: sum((r) => r.results.rooms.setupFailed),
+    unfinishedSetup: sum((r) => r.results.rooms.setupUnfinished ?? 0),
     failedRound: sum((r) => r.results.rooms.roundFailed),
     steadySecs: Math.round((w.to - w.from) / 100) / 10,
     relayedPerSec: Math.round(

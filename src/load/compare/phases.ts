@@ -88,7 +88,8 @@ export function relayPhase(
 ): Promise<{ figures: RelayFigures; samples: Sample[] }> {
   const sizes = { monitors: monitorIdsFor(rooms), maxSessions: rooms * (PLAYERS + 1) };
   return withServer(kind, sizes, env, async (server, port, up, dir) => {
-    env.say(`  ${kind}: ${rooms} rooms for ${duration} s…`);
+    const setupLimit = Math.ceil(rooms / o.roomRamp) + o.setupGrace;
+    env.say(`  ${kind}: ${rooms} rooms for ${duration} s (setup limit ${setupLimit} s)…`);
     const sampler = new Sampler(server.pid);
     sampler.start(o.sampleInterval * 1000);
     let reports;
@@ -102,10 +103,12 @@ export function relayPhase(
           ...["--id-base", String(s.idBase), "--monitor-base", String(s.monitorBase)],
           ...["--duration", String(duration), "--round-secs", String(o.roundSecs)],
           ...["--ramp-per-sec", String(o.roomRamp / shares.length)],
+          // A saturated server may never finish setting up every room: the window then measures those ready.
+          ...["--setup-limit", String(setupLimit)],
         ]),
         dir,
-        // Setup at the ramp rate with room for a slow one, the window, the generator's 30 s teardown.
-        (Math.max(300, 15 * rooms / o.roomRamp) + duration + 60) * 1000,
+        // Setup, the window, the generator's 30 s teardown, and slack; past that the generator is stuck.
+        (setupLimit + duration + 120) * 1000,
       );
     } finally {
       sampler.stop();

@@ -54,7 +54,11 @@ function idleRow(r: ServerResult): string[] {
 }
 
 function relayRow(r: ServerResult, f: RelayFigures, big: boolean): string[] {
-  const ready = `${num(f.ready, 0)}${f.failedRound ? ` (${num(f.failedRound, 0)} failed a round)` : ""}`;
+  const notes = [
+    f.unfinishedSetup ? `${num(f.unfinishedSetup, 0)} unfinished at the setup limit` : "",
+    f.failedRound ? `${num(f.failedRound, 0)} failed a round` : "",
+  ].filter(Boolean);
+  const ready = `${num(f.ready, 0)}${notes.length ? ` (${notes.join(", ")})` : ""}`;
   const cpu = `${pct(f.serverCpuPercent)} (${pct(f.serverMainThreadPercent)})`;
   const common = [r.label, ready, num(f.relayedPerSec, 0), lat(f.relay), cpu];
   if (big) {

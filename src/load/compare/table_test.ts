@@ -22,6 +22,7 @@ const relay: RelayFigures = {
   rooms: 300,
   ready: 300,
   failedSetup: 0,
+  unfinishedSetup: 0,
   failedRound: 0,
   steadySecs: 600,
   relayedPerSec: 6143,
