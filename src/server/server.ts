@@ -22,6 +22,7 @@ import type { CommandPipeline } from "./pipeline.ts";
 import { sessionClosed } from "./presence.ts";
 import { RoomMonitor } from "./room_monitor.ts";
 import { adoptSocket, bindSession, listenTcp, netAddr, SocketLink } from "./socket_link.ts";
+import { WriteBatch } from "./write_batch.ts";
 
 /** Connections accepted beyond `max_sessions` only to tell them the server is full. */
 const OVERFLOW_SLACK = 64;
@@ -51,6 +52,8 @@ export class GameServer {
   /** The room-monitor feature (protocol.md §3.5): the connected monitor, if any. */
   readonly roomMonitor: RoomMonitor;
   #listener: net.Server | null = null;
+  /** Coalesces each socket's frames of one event-loop turn into one write. */
+  readonly #writes = new WriteBatch();
   #nextSession = 1;
   /** Bytes all sessions may buffer for frames in flight (`frame_buffer_budget_mb`, issue 14). */
   readonly frameBudget: ByteBudget;
@@ -154,7 +157,7 @@ export class GameServer {
       socket.destroy();
       return;
     }
-    const session = this.attach(new SocketLink(socket), ip);
+    const session = this.attach(new SocketLink(socket, this.#writes), ip);
     if (session) bindSession(socket, session, first);
   }
 

@@ -5,7 +5,8 @@
  * (`Session.data`/`end`) through listener functions shared by every socket
  * (`this` is the socket; no closures per connection), and takes every
  * outgoing frame as it is into its own write buffer: a broadcast writes the
- * same bytes to each recipient, never a copy.
+ * same bytes to each recipient, never a copy. The frames of one event-loop
+ * turn go out in one write (`write_batch.ts`).
  *
  * @module
  */
@@ -13,6 +14,7 @@
 import net from "node:net";
 import type { PushLink, Session } from "../session/session.ts";
 import type { Logger } from "../util/log.ts";
+import type { WriteBatch } from "./write_batch.ts";
 
 /** Where a socket's events go once its session exists. */
 const SESSION = Symbol("chorus.session");
@@ -22,9 +24,11 @@ type BoundSocket = net.Socket & { [SESSION]?: Session };
 /** A socket as a session's {@link PushLink}. */
 export class SocketLink implements PushLink {
   readonly #socket: net.Socket;
+  readonly #batch: WriteBatch;
 
-  constructor(socket: net.Socket) {
+  constructor(socket: net.Socket, batch: WriteBatch) {
     this.#socket = socket;
+    this.#batch = batch;
   }
 
   /** Bytes handed to the socket and not yet written to the kernel. */
@@ -33,7 +37,7 @@ export class SocketLink implements PushLink {
   }
 
   send(frame: Uint8Array, done: (error?: Error | null) => void): void {
-    this.#socket.write(frame, done);
+    this.#batch.write(this.#socket, frame, done);
   }
 
   pause(): void {
