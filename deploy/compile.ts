@@ -36,6 +36,7 @@ export const EMBEDDED = [
   "src/accounts/password_worker.ts",
   "src/persistence/backends/pglite_convert_worker.ts",
   "src/persistence/backends/sqlite_checkpoint_worker.ts",
+  "src/replay/io_worker.ts",
 ] as const;
 
 /**

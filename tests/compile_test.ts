@@ -46,7 +46,9 @@ Deno.test("the binary embeds the server's packages, pages and workers, and no te
       ok(text.includes(embedded), `${embedded} is embedded`);
     }
     // PGlite converts old data directories, in a worker (`pglite_convert.ts`).
-    for (const worker of ["pglite_convert_worker.ts", "password_worker.ts", "sqlite_checkpoint_worker.ts"]) {
+    for (
+      const worker of ["pglite_convert_worker.ts", "password_worker.ts", "sqlite_checkpoint_worker.ts", "io_worker.ts"]
+    ) {
       ok(text.includes(worker), `${worker} is embedded`);
     }
     for (const testOnly of ["playwright-core", "parse-prometheus-text-format", "shallow-equal"]) {

@@ -8,6 +8,8 @@
  */
 
 export * from "./format.ts";
+export * from "./io.ts";
+export * from "./worker_io.ts";
 export * from "./writer.ts";
 export * from "./store.ts";
 export * from "./store_sync.ts";

@@ -17,7 +17,6 @@
  * @module
  */
 
-import { dirname } from "node:path";
 import {
   encodeHeader,
   encodeRecordId,
@@ -27,6 +26,7 @@ import {
   RECORD_ID_OFFSET,
   type ReplayHeader,
 } from "./format.ts";
+import { DENO_IO, type ReplayFile, type ReplayIo } from "./io.ts";
 
 /** Options of {@link ReplayWriter.create}. */
 export interface ReplayWriterOptions {
@@ -36,6 +36,8 @@ export interface ReplayWriterOptions {
   readonly maxPendingBytes?: number;
   /** Runs once a deferred writer's file exists, before anything else is written to it. */
   readonly created?: (path: string) => Promise<void>;
+  /** Where the file operations run (default: Deno's asynchronous ones, on this thread). */
+  readonly io?: ReplayIo;
 }
 
 /** Figures of a writer. */
@@ -58,7 +60,7 @@ export interface WrittenChunk {
 /** One replay file being written. */
 export class ReplayWriter {
   #path: string;
-  #file: Deno.FsFile | null;
+  #file: ReplayFile | null;
   readonly #chunkBytes: number;
   readonly #maxPending: number;
   #buf: Uint8Array = EMPTY;
@@ -76,7 +78,7 @@ export class ReplayWriter {
   /** Written since the last {@link syncData} (an fsync of a clean file is skipped). */
   #dirty = false;
 
-  private constructor(path: string, file: Deno.FsFile | null, options: ReplayWriterOptions) {
+  private constructor(path: string, file: ReplayFile | null, options: ReplayWriterOptions) {
     this.#path = path;
     this.#file = file;
     this.#chunkBytes = options.chunkBytes ?? 16 * 1024;
@@ -88,7 +90,7 @@ export class ReplayWriter {
    * exists: a replay is never overwritten.
    */
   static async create(path: string, header: ReplayHeader, options: ReplayWriterOptions = {}): Promise<ReplayWriter> {
-    const file = await createFile(path, header);
+    const file = await (options.io ?? DENO_IO).create(path, encodeHeader(header));
     return new ReplayWriter(path, file, options);
   }
 
@@ -102,10 +104,11 @@ export class ReplayWriter {
   static deferred(paths: readonly string[], header: ReplayHeader, options: ReplayWriterOptions = {}): ReplayWriter {
     if (!paths.length) throw new RangeError("Cannot defer a replay file without a path");
     const writer = new ReplayWriter(paths[0]!, null, options);
+    const io = options.io ?? DENO_IO;
     void writer.#enqueue(async () => {
       for (const path of paths) {
         try {
-          writer.#file = await createFile(path, header);
+          writer.#file = await io.create(path, encodeHeader(header));
           writer.#path = path;
           await options.created?.(path);
           return;
@@ -166,11 +169,8 @@ export class ReplayWriter {
     if (this.#closed) return Promise.resolve();
     void this.#flushBuffer();
     return this.#enqueue(async () => {
-      const file = this.#file!;
-      await file.seek(RECORD_ID_OFFSET, Deno.SeekMode.Start);
-      await writeFully(file, encodeRecordId(recordId));
+      await this.#file!.writeAt(RECORD_ID_OFFSET, encodeRecordId(recordId));
       this.#dirty = true;
-      await file.seek(0, Deno.SeekMode.End);
     });
   }
 
@@ -199,7 +199,7 @@ export class ReplayWriter {
     if (this.#closed) return this.#chain.then(() => this.#error === null);
     return this.#enqueue(async () => {
       if (!this.#dirty) return; // Nothing written since the last fsync (a file closed right after its last index).
-      await this.#file!.syncData();
+      await this.#file!.sync();
       this.#dirty = false;
     }).then(() => this.#error === null);
   }
@@ -209,10 +209,10 @@ export class ReplayWriter {
     if (this.#closed) return await this.#chain;
     void this.#flushBuffer();
     this.#closed = true;
-    await this.#enqueue(() => {
-      this.#file?.close();
+    await this.#enqueue(async () => {
+      const file = this.#file;
       this.#file = null;
-      return Promise.resolve();
+      await file?.close();
     });
   }
 
@@ -239,7 +239,7 @@ export class ReplayWriter {
     let ok = false;
     return this.#enqueue(async () => {
       try {
-        await writeFully(this.#file!, chunk);
+        await this.#file!.write(chunk);
         this.#dirty = true;
         ok = true;
       } finally {
@@ -254,8 +254,9 @@ export class ReplayWriter {
       if (this.#error !== null) {
         // After a failure nothing more is written; closing only releases the file.
         if (this.#closed) {
-          this.#file?.close();
+          const file = this.#file;
           this.#file = null;
+          await file?.close().catch(() => {});
         }
         return;
       }
@@ -270,20 +271,3 @@ export class ReplayWriter {
 }
 
 const EMPTY = new Uint8Array(0);
-
-async function createFile(path: string, header: ReplayHeader): Promise<Deno.FsFile> {
-  await Deno.mkdir(dirname(path), { recursive: true });
-  const file = await Deno.open(path, { write: true, createNew: true });
-  try {
-    await writeFully(file, encodeHeader(header));
-  } catch (error) {
-    file.close();
-    throw error;
-  }
-  return file;
-}
-
-async function writeFully(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  let at = 0;
-  while (at < bytes.length) at += await file.write(bytes.subarray(at));
-}

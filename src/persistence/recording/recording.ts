@@ -17,6 +17,7 @@ import { EventRecorder } from "./recorder.ts";
 import { SnapshotDebouncer } from "./snapshots.ts";
 import { RoundTelemetryCap } from "./telemetry_cap.ts";
 import { TelemetrySegments, type TelemetrySegmentsOptions } from "../telemetry/segment_store.ts";
+import { WorkerIo } from "../../replay/mod.ts";
 
 /** Options of {@link Recording}. */
 export interface RecordingOptions {
@@ -29,7 +30,7 @@ export interface RecordingOptions {
   /** The folder of telemetry files (`<data_dir>/record`). */
   readonly telemetryDir: string;
   /** Test seams of the telemetry store (flush period, segment size, memory bound). */
-  readonly telemetry?: Partial<Pick<TelemetrySegmentsOptions, "flushMs" | "segmentBytes" | "maxPendingBytes">>;
+  readonly telemetry?: Partial<Pick<TelemetrySegmentsOptions, "flushMs" | "segmentBytes" | "maxPendingBytes" | "io">>;
 }
 
 /** The recording parts of persistence; see the module doc. */
@@ -38,6 +39,8 @@ export class Recording {
   readonly snapshots: SnapshotDebouncer;
   readonly #authSync = new AuthCacheSync();
   readonly #clock: Clock;
+  /** The telemetry files' own thread (issue 15: their I/O off the event loop), when this part made it. */
+  readonly #io: WorkerIo | null;
 
   constructor(o: RecordingOptions) {
     this.#clock = o.clock;
@@ -51,8 +54,10 @@ export class Recording {
           max_bytes: c.maxBytes,
         }),
     );
+    this.#io = o.telemetry?.io ? null : new WorkerIo();
     const telemetry = new TelemetrySegments({
       ...o.telemetry,
+      io: o.telemetry?.io ?? this.#io!,
       clock: o.clock,
       log: o.log,
       dir: o.telemetryDir,
@@ -92,8 +97,9 @@ export class Recording {
   }
 
   /** Writes and closes every telemetry file and journals their last segments (shutdown). */
-  closeTelemetry(): Promise<void> {
-    return this.recorder.telemetry.close();
+  async closeTelemetry(): Promise<void> {
+    await this.recorder.telemetry.close();
+    this.#io?.close();
   }
 
   /** Journals the playtime accumulated so far. */
@@ -119,5 +125,6 @@ export class Recording {
   /** Stops the telemetry store's timer without waiting for its files (persistence closed). */
   stop(): void {
     void this.recorder.telemetry.close();
+    this.#io?.close();
   }
 }

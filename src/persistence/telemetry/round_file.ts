@@ -16,11 +16,9 @@
  */
 
 import { join } from "node:path";
-import { isReplayId, isReplayTimestamp, ReplayWriter } from "../../replay/mod.ts";
+import { DENO_IO, isReplayId, isReplayTimestamp, type ReplayIo, ReplayWriter } from "../../replay/mod.ts";
 import { markerName } from "./recovery.ts";
 import { OPEN_MARKERS, type TelemetrySegment } from "./segment_types.ts";
-
-const EMPTY = new Uint8Array(0);
 
 /** Where a round file is and what it belongs to. */
 export interface RoundFileInit {
@@ -36,6 +34,8 @@ export interface RoundFileInit {
   readonly startedAt: number;
   readonly maxPendingBytes: number;
   readonly nameAttempts: number;
+  /** Where the file operations run (default: on this thread). */
+  readonly io?: ReplayIo;
 }
 
 /** The file of one player and round being written. */
@@ -46,6 +46,7 @@ export class RoundFile {
   readonly round: string | null;
   readonly user: number;
   readonly #dir: string;
+  readonly #io: ReplayIo;
   touches = 0;
   judges = 0;
   touchItems = 0;
@@ -67,6 +68,7 @@ export class RoundFile {
     this.round = o.round;
     this.user = o.user;
     this.#dir = o.dir;
+    this.#io = o.io ?? DENO_IO;
     this.indexedAt = o.startedAt;
   }
 
@@ -78,19 +80,21 @@ export class RoundFile {
       (_, i) => join(o.dir, String(o.user), String(o.chart), `${o.startedAt + i}.phirarec`),
     );
     const markers = join(o.dir, OPEN_MARKERS);
+    const io = o.io ?? DENO_IO;
     const writer = ReplayWriter.deferred(paths, { chartId: o.chart, userId: o.user, recordId: 0 }, {
       chunkBytes: Infinity,
       maxPendingBytes: o.maxPendingBytes,
+      io,
       // Marks the file as being written before any segment can be torn (recovery.ts).
       created: async (path) => {
         const marker = join(markers, markerName(o.dir, path));
         try {
-          await Deno.writeFile(marker, EMPTY);
+          await io.touch(marker);
         } catch (error) {
           // The marker folder is made when first missing, not checked for every file of every round.
           if (!(error instanceof Deno.errors.NotFound)) throw error;
-          await Deno.mkdir(markers, { recursive: true });
-          await Deno.writeFile(marker, EMPTY);
+          await io.mkdir(markers);
+          await io.touch(marker);
         }
       },
     });
@@ -167,9 +171,9 @@ export class RoundFile {
     await this.writer.close();
     const { error, bytes } = this.writer.stats();
     // A file that never got past its header holds nothing. After an error the path may be another's: left alone.
-    if (error === null && bytes === 0) await Deno.remove(this.writer.path).catch(() => {});
+    if (error === null && bytes === 0) await this.#io.remove(this.writer.path).catch(() => {});
     if (error === null) {
-      await Deno.remove(join(this.#dir, OPEN_MARKERS, markerName(this.#dir, this.writer.path))).catch(() => {});
+      await this.#io.remove(join(this.#dir, OPEN_MARKERS, markerName(this.#dir, this.writer.path))).catch(() => {});
     }
   }
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ReplayIo } from "../../replay/mod.ts";
 import type { Clock } from "../../util/clock.ts";
 import type { Logger } from "../../util/log.ts";
 import type { RoundTelemetryCap } from "../recording/telemetry_cap.ts";
@@ -46,6 +47,8 @@ export interface TelemetrySegmentsOptions {
   readonly segmentBytes?: number;
   readonly indexMs?: number;
   readonly maxPendingBytes?: number;
+  /** Where the files' operations run (default: on the event loop's thread). */
+  readonly io?: ReplayIo;
 }
 
 /** Counters of the store (`runtime persistence`). */

@@ -187,6 +187,7 @@ export class TelemetrySegments {
       startedAt: info?.startedAt ?? at,
       maxPendingBytes: this.#maxPending,
       nameAttempts: SEGMENT_LIMITS.nameAttempts,
+      ...(this.#o.io ? { io: this.#o.io } : {}),
     });
     if (!open) return null;
     this.#byUser.set(user, open);

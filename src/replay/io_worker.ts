@@ -1,0 +1,128 @@
+/**
+ * The thread of {@link WorkerIo} (`worker_io.ts`): runs the file operations
+ * of each batch in order, the quick ones (open, write, close, markers)
+ * synchronously — a write into the page cache costs this thread less than
+ * an asynchronous operation costs the game's — and fsyncs asynchronously so
+ * that many run at once and none holds up the writes behind it. Operations
+ * on one file never overlap: one waiting for an fsync of its file runs after it.
+ *
+ * @module
+ */
+
+/// <reference lib="deno.worker" />
+
+import { dirname } from "node:path";
+import { type Batch, OP, type Op, type Results } from "./io_protocol.ts";
+
+const files = new Map<number, Deno.FsFile>();
+/** Files with an fsync in flight, and what runs after it. */
+const busy = new Map<number, Promise<void>>();
+let ok: number[] = [];
+let failed: Results["failed"] = [];
+let posting = false;
+
+function post(): void {
+  posting = false;
+  if (!ok.length && !failed.length) return;
+  const results: Results = { ok, failed };
+  ok = [];
+  failed = [];
+  self.postMessage(results);
+}
+
+function settle(id: number, error?: unknown): void {
+  if (error === undefined) ok.push(id);
+  else {
+    const name = error instanceof Error ? error.name : "Error";
+    failed.push([id, name, error instanceof Error ? error.message : String(error)]);
+  }
+  if (!posting) {
+    posting = true;
+    queueMicrotask(post);
+  }
+}
+
+function fileOf(id: number): Deno.FsFile {
+  const file = files.get(id);
+  if (!file) throw new Error(`file ${id} is not open`);
+  return file;
+}
+
+function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let at = 0;
+  while (at < bytes.length) at += file.writeSync(bytes.subarray(at));
+}
+
+/** Runs one operation; returns a promise only for an fsync. */
+function run(op: Op, data: Uint8Array): Promise<void> | void {
+  const [, code, id, at, start, length, path] = op;
+  const bytes = data.subarray(start, start + length);
+  switch (code) {
+    case OP.create: {
+      Deno.mkdirSync(dirname(path), { recursive: true });
+      const file = Deno.openSync(path, { write: true, createNew: true });
+      try {
+        writeAll(file, bytes);
+      } catch (error) {
+        file.close();
+        throw error;
+      }
+      files.set(id, file);
+      return;
+    }
+    case OP.write:
+      return writeAll(fileOf(id), bytes);
+    case OP.writeAt: {
+      const file = fileOf(id);
+      file.seekSync(at, Deno.SeekMode.Start);
+      writeAll(file, bytes);
+      file.seekSync(0, Deno.SeekMode.End);
+      return;
+    }
+    case OP.sync:
+      return fileOf(id).syncData();
+    case OP.close:
+      fileOf(id).close();
+      files.delete(id);
+      return;
+    case OP.touch:
+      return Deno.writeFileSync(path, bytes);
+    case OP.mkdir:
+      return Deno.mkdirSync(path, { recursive: true });
+    case OP.remove:
+      try {
+        Deno.removeSync(path);
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+      return;
+    default:
+      throw new Error(`unknown operation ${code}`);
+  }
+}
+
+function start(op: Op, data: Uint8Array): void {
+  const [id, , file] = op;
+  const before = busy.get(file);
+  if (before) {
+    // After the fsync of its file: chained, and this file stays busy until it has run.
+    const after = before.then(() => run(op, data)).then(() => settle(id), (error) => settle(id, error));
+    busy.set(file, after);
+    void after.then(() => busy.get(file) === after && busy.delete(file));
+    return;
+  }
+  try {
+    const pending = run(op, data);
+    if (!pending) return settle(id);
+    const after = pending.then(() => settle(id), (error) => settle(id, error));
+    busy.set(file, after);
+    void after.then(() => busy.get(file) === after && busy.delete(file));
+  } catch (error) {
+    settle(id, error);
+  }
+}
+
+self.onmessage = (e: MessageEvent<Batch>) => {
+  const data = new Uint8Array(e.data.bytes);
+  for (const op of e.data.ops) start(op, data);
+};
