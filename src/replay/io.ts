@@ -26,6 +26,8 @@ export interface ReplayFile {
 
 /** File operations of replay writers. */
 export interface ReplayIo {
+  /** True when {@link ReplayFile.write} has copied its bytes by the time it returns (the buffer may be reused). */
+  readonly copies?: boolean;
   /**
    * Creates `path` (and its folders) holding `first`; rejects with
    * `Deno.errors.AlreadyExists` when the file exists (a replay is never overwritten).

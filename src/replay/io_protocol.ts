@@ -1,8 +1,10 @@
 /**
  * Messages between {@link WorkerIo} (`worker_io.ts`) and its thread
  * (`io_worker.ts`). A batch is every operation queued in one turn of the
- * caller, with every byte it writes packed into one transferred buffer; the
- * thread answers with the ids that finished and those that failed.
+ * caller: their numbers in one transferred `Float64Array` ({@link FIELDS}
+ * per operation), every byte they write packed into one transferred buffer,
+ * and the paths of the operations that name one, in order. The thread
+ * answers with the ids that finished and those that failed.
  *
  * @module
  */
@@ -10,13 +12,21 @@
 /** Operation codes. */
 export const OP = { create: 1, write: 2, writeAt: 3, sync: 4, close: 5, touch: 6, mkdir: 7, remove: 8 } as const;
 
-/** One operation: `[id, code, file, offset in the file (writeAt), start in the batch's bytes, length, path]`. */
-export type Op = [id: number, code: number, file: number, at: number, start: number, length: number, path: string];
+/** Numbers per operation: id, code, file, offset in the file (writeAt), start in the batch's bytes, length. */
+export const FIELDS = 6;
+
+/** Whether an operation names a path (create, touch, mkdir, remove). */
+export function hasPath(code: number): boolean {
+  return code === OP.create || code >= OP.touch;
+}
 
 /** Caller → thread. */
 export interface Batch {
-  readonly ops: Op[];
+  /** Operations in the batch. */
+  readonly count: number;
+  readonly nums: ArrayBuffer;
   readonly bytes: ArrayBuffer;
+  readonly paths: string[];
 }
 
 /** Thread → caller: ids done, and ids failed with the error's class name and message. */

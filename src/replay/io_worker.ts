@@ -12,7 +12,17 @@
 /// <reference lib="deno.worker" />
 
 import { dirname } from "node:path";
-import { type Batch, OP, type Op, type Results } from "./io_protocol.ts";
+import { type Batch, FIELDS, hasPath, OP, type Results } from "./io_protocol.ts";
+
+/** One operation of a batch, read off its numbers. */
+interface Op {
+  readonly id: number;
+  readonly code: number;
+  readonly file: number;
+  readonly at: number;
+  readonly bytes: Uint8Array;
+  readonly path: string;
+}
 
 const files = new Map<number, Deno.FsFile>();
 /** Files with an fsync in flight, and what runs after it. */
@@ -54,9 +64,8 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
 }
 
 /** Runs one operation; returns a promise only for an fsync. */
-function run(op: Op, data: Uint8Array): Promise<void> | void {
-  const [, code, id, at, start, length, path] = op;
-  const bytes = data.subarray(start, start + length);
+function run(op: Op): Promise<void> | void {
+  const { code, file: id, at, bytes, path } = op;
   switch (code) {
     case OP.create: {
       Deno.mkdirSync(dirname(path), { recursive: true });
@@ -101,18 +110,18 @@ function run(op: Op, data: Uint8Array): Promise<void> | void {
   }
 }
 
-function start(op: Op, data: Uint8Array): void {
-  const [id, , file] = op;
+function start(op: Op): void {
+  const { id, file } = op;
   const before = busy.get(file);
   if (before) {
     // After the fsync of its file: chained, and this file stays busy until it has run.
-    const after = before.then(() => run(op, data)).then(() => settle(id), (error) => settle(id, error));
+    const after = before.then(() => run(op)).then(() => settle(id), (error) => settle(id, error));
     busy.set(file, after);
     void after.then(() => busy.get(file) === after && busy.delete(file));
     return;
   }
   try {
-    const pending = run(op, data);
+    const pending = run(op);
     if (!pending) return settle(id);
     const after = pending.then(() => settle(id), (error) => settle(id, error));
     busy.set(file, after);
@@ -123,6 +132,21 @@ function start(op: Op, data: Uint8Array): void {
 }
 
 self.onmessage = (e: MessageEvent<Batch>) => {
+  const { count, paths } = e.data;
+  const nums = new Float64Array(e.data.nums);
   const data = new Uint8Array(e.data.bytes);
-  for (const op of e.data.ops) start(op, data);
+  let next = 0;
+  for (let i = 0; i < count; i++) {
+    const o = i * FIELDS;
+    const code = nums[o + 1]!;
+    const begin = nums[o + 4]!;
+    start({
+      id: nums[o]!,
+      code,
+      file: nums[o + 2]!,
+      at: nums[o + 3]!,
+      bytes: data.subarray(begin, begin + nums[o + 5]!),
+      path: hasPath(code) ? paths[next++]! : "",
+    });
+  }
 };

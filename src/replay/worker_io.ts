@@ -11,8 +11,13 @@
  * @module
  */
 
-import { type Batch, OP, type Op, type Results } from "./io_protocol.ts";
+import { type Batch, FIELDS, hasPath, OP, type Results } from "./io_protocol.ts";
 import type { ReplayFile, ReplayIo } from "./io.ts";
+
+/** The power of two at or above `n`. */
+function ceilPow2(n: number): number {
+  return 2 ** Math.ceil(Math.log2(n));
+}
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void };
 
@@ -50,12 +55,18 @@ export class WorkerIo implements ReplayIo {
   #nextId = 1;
   #nextFile = 1;
   readonly #waiting = new Map<number, Waiter>();
-  #ops: Op[] = [];
-  #chunks: Uint8Array[] = [];
+  /** This turn's batch: numbers, bytes (copied in as queued) and paths. */
+  #nums = new Float64Array(FIELDS * 256);
+  #count = 0;
+  #pack = new Uint8Array(64 * 1024);
   #packed = 0;
+  #paths: string[] = [];
   #queued = false;
   #closed = false;
   readonly #send = () => this.#post();
+
+  /** `write` has copied the bytes when it returns: the caller may reuse its buffer at once. */
+  readonly copies = true;
 
   /** Operations sent and not answered yet. */
   get inFlight(): number {
@@ -96,11 +107,25 @@ export class WorkerIo implements ReplayIo {
     if (this.#closed) return Promise.reject(new Error("Cannot write a file: the file thread was stopped"));
     const id = this.#nextId++;
     const length = bytes?.length ?? 0;
-    this.#ops.push([id, code, file, at, this.#packed, length, path]);
+    if ((this.#count + 1) * FIELDS > this.#nums.length) {
+      const nums = new Float64Array(this.#nums.length * 2);
+      nums.set(this.#nums);
+      this.#nums = nums;
+    }
+    const o = this.#count++ * FIELDS;
+    this.#nums.set([id, code, file, at, this.#packed, length], o);
     if (bytes && length) {
-      this.#chunks.push(bytes);
+      if (this.#packed + length > this.#pack.length) {
+        let size = this.#pack.length * 2;
+        while (size < this.#packed + length) size *= 2;
+        const pack = new Uint8Array(size);
+        pack.set(this.#pack.subarray(0, this.#packed));
+        this.#pack = pack;
+      }
+      this.#pack.set(bytes, this.#packed);
       this.#packed += length;
     }
+    if (hasPath(code)) this.#paths.push(path);
     if (!this.#queued) {
       this.#queued = true;
       queueMicrotask(this.#send);
@@ -110,20 +135,15 @@ export class WorkerIo implements ReplayIo {
 
   #post(): void {
     this.#queued = false;
-    const ops = this.#ops;
-    if (!ops.length) return;
-    // One buffer for the whole batch: the callers' buffers are copied once and not kept.
-    const packed = new Uint8Array(this.#packed);
-    let at = 0;
-    for (const c of this.#chunks) {
-      packed.set(c, at);
-      at += c.length;
-    }
-    this.#ops = [];
-    this.#chunks = [];
-    this.#packed = 0;
-    const batch: Batch = { ops, bytes: packed.buffer };
-    this.#thread().postMessage(batch, [packed.buffer]);
+    if (!this.#count) return;
+    // Both buffers move to the thread (no copy); the next batch starts new ones of the same size.
+    const batch: Batch = { count: this.#count, nums: this.#nums.buffer, bytes: this.#pack.buffer, paths: this.#paths };
+    // Sized for a batch like this one: a burst (a shutdown's last writes) does not make every later batch big.
+    this.#nums = new Float64Array(FIELDS * ceilPow2(Math.max(256, this.#count)));
+    this.#pack = new Uint8Array(ceilPow2(Math.max(64 * 1024, this.#packed)));
+    this.#count = this.#packed = 0;
+    this.#paths = [];
+    this.#thread().postMessage(batch, [batch.nums, batch.bytes]);
   }
 
   #thread(): Worker {

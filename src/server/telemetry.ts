@@ -7,17 +7,34 @@
  * @module
  */
 
-import { type ClientCommandOf, MAX_PREFIX_BYTES, Writer } from "../protocol/mod.ts";
+import type { ClientCommandOf } from "../protocol/mod.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { ServerCore } from "./core.ts";
 
-/** Builds `ServerCommand::Touches|Judges { player, … }` from a client payload. */
+/**
+ * Builds `ServerCommand::Touches|Judges { player, … }` from a client payload:
+ * one exact-size array per relayed message (the hottest allocation of the
+ * relay), the ULEB128 length prefix, the tag, the player (i32 LE), the rest.
+ */
 export function relayFrame(raw: Uint8Array, player: number): Uint8Array {
-  const w = new Writer(raw.length + 4 + MAX_PREFIX_BYTES, MAX_PREFIX_BYTES);
-  w.u8(raw[0]!);
-  w.i32(player);
-  w.raw(raw.subarray(1));
-  return w.frame();
+  const length = raw.length + 4;
+  let prefix = 1;
+  for (let n = length; n >= 0x80; n = Math.floor(n / 0x80)) prefix++;
+  const frame = new Uint8Array(prefix + length);
+  let at = 0;
+  let n = length;
+  while (n >= 0x80) {
+    frame[at++] = (n % 0x80) | 0x80;
+    n = Math.floor(n / 0x80);
+  }
+  frame[at++] = n;
+  frame[at] = raw[0]!;
+  frame[at + 1] = player & 0xff;
+  frame[at + 2] = (player >>> 8) & 0xff;
+  frame[at + 3] = (player >>> 16) & 0xff;
+  frame[at + 4] = (player >>> 24) & 0xff;
+  frame.set(raw.subarray(1), at + 5);
+  return frame;
 }
 
 /** Relays a Touches or Judges command and publishes it when someone listens. */
@@ -34,10 +51,16 @@ export function relayTelemetry<T extends "Touches" | "Judges">(core: ServerCore,
     for (const m of room.monitors) core.users.get(m.id)?.session?.push(frame, false);
   }
   const round = room.phase.kind === "play" ? room.phase.round : null;
-  const scope = { room: room.id, uuid: room.uuid, hidden: room.hidden, user: user.id, round };
   const bus = core.ctx.bus;
   const cmd = cc.cmd as ClientCommandOf<"Touches" | "Judges">;
+  const raw = cc.inbound.raw;
+  // One object per message, built in place (no scope object spread into it).
   if (cmd.type === "Touches") {
-    if (bus.wants("touches")) bus.publish({ kind: "touches", ...scope, frames: cmd.frames, raw: cc.inbound.raw });
-  } else if (bus.wants("judges")) bus.publish({ kind: "judges", ...scope, judges: cmd.judges, raw: cc.inbound.raw });
+    if (!bus.wants("touches")) return;
+    const { id, uuid, hidden } = room;
+    bus.publish({ kind: "touches", room: id, uuid, hidden, user: user.id, round, frames: cmd.frames, raw });
+  } else if (bus.wants("judges")) {
+    const { id, uuid, hidden } = room;
+    bus.publish({ kind: "judges", room: id, uuid, hidden, user: user.id, round, judges: cmd.judges, raw });
+  }
 }

@@ -1,5 +1,11 @@
 import { deepEqual } from "node:assert/strict";
-import { decodeServerCommand, encodeClientCommand, FrameDecoder, type TouchFrame } from "../protocol/mod.ts";
+import {
+  decodeServerCommand,
+  encodeClientCommand,
+  encodeServerCommand,
+  FrameDecoder,
+  type TouchFrame,
+} from "../protocol/mod.ts";
 import { relayFrame } from "./telemetry.ts";
 
 Deno.test("relayFrame turns a client Touches payload into the server command for the player", () => {
@@ -26,4 +32,14 @@ Deno.test("relayFrame works for Judges too", () => {
   const out = new FrameDecoder();
   out.push(relayFrame(decoder.next()!, -5));
   deepEqual(decodeServerCommand(out.next()!), { type: "Judges", player: -5, judges });
+});
+
+Deno.test("relayFrame gives the encoder's bytes for a payload past one length byte (128+) and any player id", () => {
+  const frames: TouchFrame[] = Array.from({ length: 40 }, (_, i) => ({ time: i, points: [[i % 10, { x: 0, y: 1 }]] }));
+  for (const player of [0, 1, -1, 2147483647, -2147483648]) {
+    const decoder = new FrameDecoder();
+    decoder.push(encodeClientCommand({ type: "Touches", frames }));
+    const relayed = relayFrame(decoder.next()!, player);
+    deepEqual([...relayed], [...encodeServerCommand({ type: "Touches", player, frames })]);
+  }
 });
