@@ -1,6 +1,6 @@
 /**
  * Messages between {@link WorkerIo} (`worker_io.ts`) and its thread
- * (`io_worker.ts`). A batch is every operation queued in one turn of the
+ * (`io_worker.ts`). A batch is every operation queued within a few milliseconds by the
  * caller: their numbers in one transferred `Float64Array` ({@link FIELDS}
  * per operation), every byte they write packed into one transferred buffer,
  * and the paths of the operations that name one, in order. The thread

@@ -1,6 +1,6 @@
 /**
  * {@link ReplayIo} on a thread of its own (`io_worker.ts`): the operations
- * queued in one turn go over as one message, their bytes packed into one
+ * queued within {@link BATCH_MS} go over as one message, their bytes packed into one
  * transferred buffer, so the calling thread — the game's event loop — pays a
  * copy and a promise per operation instead of a system call (issue 15). The
  * thread starts with the first operation (a server that never records
@@ -13,6 +13,9 @@
 
 import { type Batch, FIELDS, hasPath, OP, type Results } from "./io_protocol.ts";
 import type { ReplayFile, ReplayIo } from "./io.ts";
+
+/** How long operations wait to be sent with others, ms (a file's operations are not urgent; the game is). */
+export const BATCH_MS = 4;
 
 /** The power of two at or above `n`. */
 function ceilPow2(n: number): number {
@@ -58,7 +61,7 @@ export class WorkerIo implements ReplayIo {
   /** This turn's batch: numbers, bytes (copied in as queued) and paths. */
   #nums = new Float64Array(FIELDS * 256);
   #count = 0;
-  #pack = new Uint8Array(64 * 1024);
+  #pack = new Uint8Array(4096);
   #packed = 0;
   #paths: string[] = [];
   #queued = false;
@@ -128,7 +131,8 @@ export class WorkerIo implements ReplayIo {
     if (hasPath(code)) this.#paths.push(path);
     if (!this.#queued) {
       this.#queued = true;
-      queueMicrotask(this.#send);
+      // A few milliseconds' operations go over together: handing a message to a thread costs tens of microseconds.
+      setTimeout(this.#send, BATCH_MS);
     }
     return new Promise((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
   }
@@ -140,7 +144,7 @@ export class WorkerIo implements ReplayIo {
     const batch: Batch = { count: this.#count, nums: this.#nums.buffer, bytes: this.#pack.buffer, paths: this.#paths };
     // Sized for a batch like this one: a burst (a shutdown's last writes) does not make every later batch big.
     this.#nums = new Float64Array(FIELDS * ceilPow2(Math.max(256, this.#count)));
-    this.#pack = new Uint8Array(ceilPow2(Math.max(64 * 1024, this.#packed)));
+    this.#pack = new Uint8Array(ceilPow2(Math.max(4096, this.#packed)));
     this.#count = this.#packed = 0;
     this.#paths = [];
     this.#thread().postMessage(batch, [batch.nums, batch.bytes]);
