@@ -43,7 +43,7 @@ export const EMBEDDED = [
  * The runtime memory flags of `deno task start` (`--v8-flags=…`,
  * `--no-code-cache` in `deno.json`), baked into the binary so that
  * `chorus start` runs with the memory settings the task has (issue 15: a
- * 1 MiB semi-space, no code cache held open). Empty when the task sets none.
+ * 2 MiB semi-space, no code cache held open). Empty when the task sets none.
  */
 export function startRuntimeFlags(denoJson: string): string[] {
   const task = String(JSON.parse(denoJson).tasks?.start ?? "");
