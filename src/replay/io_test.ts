@@ -28,3 +28,16 @@ Deno.test("the file thread fails an operation on a file it does not have open", 
     io.close();
   }
 });
+
+Deno.test("operations queued when the file thread is stopped fail and never start another thread", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "replay-io-" });
+  const io = new WorkerIo();
+  const created = io.create(join(dir, "never"), new Uint8Array([1]));
+  io.close();
+  await rejects(created, /file thread was stopped/);
+  // Past the batching delay: the dropped batch was not sent to a new thread.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  equal(io.running, false);
+  await rejects(Deno.stat(join(dir, "never")), Deno.errors.NotFound);
+  await Deno.remove(dir, { recursive: true });
+});

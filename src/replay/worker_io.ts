@@ -58,7 +58,7 @@ export class WorkerIo implements ReplayIo {
   #nextId = 1;
   #nextFile = 1;
   readonly #waiting = new Map<number, Waiter>();
-  /** This turn's batch: numbers, bytes (copied in as queued) and paths. */
+  /** The next batch: numbers, bytes (copied in as queued) and paths. */
   #nums = new Float64Array(FIELDS * 256);
   #count = 0;
   #pack = new Uint8Array(4096);
@@ -105,18 +105,24 @@ export class WorkerIo implements ReplayIo {
     this.#stop(new Error("the file thread was stopped"));
   }
 
-  /** Queues one operation for this turn's batch. */
+  /** Queues one operation for the next batch. */
   queue(code: number, file: number, at: number, bytes: Uint8Array | null, path: string): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("Cannot write a file: the file thread was stopped"));
     const id = this.#nextId++;
     const length = bytes?.length ?? 0;
     if ((this.#count + 1) * FIELDS > this.#nums.length) {
-      const nums = new Float64Array(this.#nums.length * 2);
-      nums.set(this.#nums);
-      this.#nums = nums;
+      const grown = new Float64Array(this.#nums.length * 2);
+      grown.set(this.#nums);
+      this.#nums = grown;
     }
+    const nums = this.#nums;
     const o = this.#count++ * FIELDS;
-    this.#nums.set([id, code, file, at, this.#packed, length], o);
+    nums[o] = id;
+    nums[o + 1] = code;
+    nums[o + 2] = file;
+    nums[o + 3] = at;
+    nums[o + 4] = this.#packed;
+    nums[o + 5] = length;
     if (bytes && length) {
       if (this.#packed + length > this.#pack.length) {
         let size = this.#pack.length * 2;
@@ -140,7 +146,7 @@ export class WorkerIo implements ReplayIo {
   #post(): void {
     this.#queued = false;
     if (!this.#count) return;
-    // Both buffers move to the thread (no copy); the next batch starts new ones of the same size.
+    // Both buffers move to the thread (no copy); the next batch starts new ones.
     const batch: Batch = { count: this.#count, nums: this.#nums.buffer, bytes: this.#pack.buffer, paths: this.#paths };
     // Sized for a batch like this one: a burst (a shutdown's last writes) does not make every later batch big.
     this.#nums = new Float64Array(FIELDS * ceilPow2(Math.max(256, this.#count)));
@@ -177,6 +183,9 @@ export class WorkerIo implements ReplayIo {
   #stop(error: Error): void {
     this.#worker?.terminate();
     this.#worker = null;
+    // What was queued for the stopped thread is dropped with it (its callers are told below), never sent to a new one.
+    this.#count = this.#packed = 0;
+    this.#paths = [];
     const waiting = [...this.#waiting.values()];
     this.#waiting.clear();
     for (const w of waiting) w.reject(error);
