@@ -107,11 +107,17 @@ export class EventBus {
 
   /** Stamps and delivers an event. Cost is proportional to the subscribers of its kind only. */
   publish(input: DomainEventInput): DomainEvent {
-    const event = { ...input, seq: ++this.#seq, time: this.#now() } as DomainEvent;
+    const telemetry = TELEMETRY_KINDS.has(input.kind);
+    // A telemetry input is made per message by the relay and becomes the event itself: no copy per message, and a
+    // copy would also decode the lazily decoded frames or judges it carries (protocol/telemetry_view.ts).
+    const event = (telemetry ? stamp(input, ++this.#seq, this.#now()) : {
+      ...input,
+      seq: ++this.#seq,
+      time: this.#now(),
+    }) as DomainEvent;
     this.#published++;
     const specific = this.#byKind.get(event.kind);
     if (specific) { for (const sub of specific) if (!sub.filter || sub.filter(event)) sub.push(event); }
-    const telemetry = TELEMETRY_KINDS.has(event.kind);
     if (!telemetry) { for (const sub of this.#defaults) if (!sub.filter || sub.filter(event)) sub.push(event); }
     for (const listener of telemetry ? this.#telemetryListeners : this.#listeners) {
       // Publishing happens in the middle of applying a room transition: a
@@ -215,4 +221,12 @@ export class EventBus {
       this.#telemetryListeners.delete(fn);
     };
   }
+}
+
+/** Adds the sequence and time to an input in place (telemetry inputs only: their publisher lets go of them). */
+function stamp(input: DomainEventInput, seq: number, time: number): DomainEvent {
+  const event = input as { seq?: number; time?: number };
+  event.seq = seq;
+  event.time = time;
+  return input as DomainEvent;
 }

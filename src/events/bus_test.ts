@@ -134,3 +134,33 @@ Deno.test("a throwing telemetry listener is contained too", () => {
   bus.publish(touches(1));
   equal(bus.listenerFailures, 1);
 });
+
+Deno.test("a telemetry input becomes the event itself, stamped in place: publishing never reads its frames", () => {
+  const bus = new EventBus(() => 7);
+  let reads = 0;
+  const input: DomainEventInput = {
+    kind: "touches",
+    room: "r",
+    uuid: "u",
+    hidden: false,
+    user: 1,
+    round: null,
+    get frames() {
+      reads++;
+      return [];
+    },
+    count: 3,
+  };
+  const seen: unknown[] = [];
+  bus.listen((e) => seen.push(e), { telemetry: true });
+  const sub = bus.subscribe({ kinds: ["touches"] });
+  const event = bus.publish(input);
+  equal(event, input);
+  deepEqual([event.seq, event.time, reads], [1, 7, 0]);
+  deepEqual(seen, [event]);
+  deepEqual(sub.tryNext(), { type: "event", event });
+  // Other kinds are still copied: their publishers may reuse an input.
+  const other = online(2);
+  const copy = bus.publish(other);
+  deepEqual([copy === other, "seq" in other], [false, false]);
+});

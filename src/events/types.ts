@@ -65,17 +65,23 @@ export type DomainEventInput =
     readonly kind: "touches";
     readonly user: number;
     readonly round: string | null;
+    /** Decoded on first access when the event comes from the relay (`protocol/telemetry_view.ts`). */
     readonly frames: readonly TouchFrame[];
     /** The command's payload exactly as the client sent it (tag byte first, no frame length): replays keep these. */
     readonly raw?: Uint8Array;
+    /** `frames.length`, known without decoding them (set by the relay). */
+    readonly count?: number;
   } & RoomScoped)
   | ({
     readonly kind: "judges";
     readonly user: number;
     readonly round: string | null;
+    /** Decoded on first access when the event comes from the relay (`protocol/telemetry_view.ts`). */
     readonly judges: readonly JudgeEvent[];
     /** The command's payload exactly as the client sent it (tag byte first, no frame length): replays keep these. */
     readonly raw?: Uint8Array;
+    /** `judges.length`, known without decoding them (set by the relay). */
+    readonly count?: number;
   } & RoomScoped)
   | {
     readonly kind: "user.online";

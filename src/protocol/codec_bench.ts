@@ -9,6 +9,7 @@ import {
   encodeClientCommand,
   encodeServerCommand,
   FrameDecoder,
+  readClientCommand,
   type ServerCommand,
   type TouchFrame,
   type UserInfo,
@@ -51,6 +52,21 @@ Deno.bench("encode Touches (1 frame, 20 points)", { group: "touches", baseline: 
 });
 Deno.bench("decode Touches (1 frame, 20 points)", { group: "touches" }, () => {
   decodeClientCommand(touchesPayload);
+});
+// What a game client sends at its touch rate (load generator: 20 frames of 2 fingers per message).
+const clientTouches = {
+  type: "Touches" as const,
+  frames: Array.from({ length: 20 }, (_, i) => ({
+    time: 10 + i / 60,
+    points: [[0, { x: i / 20, y: 0.5 }], [1, { x: -i / 20, y: -0.5 }]] as TouchFrame["points"],
+  })),
+};
+const clientTouchesPayload = payload(encodeClientCommand(clientTouches));
+Deno.bench("receive Touches (20 frames × 2 points): full decode", { group: "receive", baseline: true }, () => {
+  decodeClientCommand(clientTouchesPayload);
+});
+Deno.bench("receive Touches (20 frames × 2 points): checked view, items not decoded", { group: "receive" }, () => {
+  readClientCommand(clientTouchesPayload, true);
 });
 Deno.bench("encode Message::Chat", { group: "chat", baseline: true }, () => {
   encodeServerCommand(chat);

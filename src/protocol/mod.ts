@@ -9,3 +9,4 @@ export * from "./codec.ts";
 export * from "./schema.ts";
 export * from "./replies.ts";
 export * from "./framing.ts";
+export * from "./telemetry_view.ts";

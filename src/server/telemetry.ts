@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ClientCommandOf } from "../protocol/mod.ts";
+import { type ClientCommandOf, JudgesCommand, TouchesCommand } from "../protocol/mod.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { ServerCore } from "./core.ts";
 
@@ -54,13 +54,40 @@ export function relayTelemetry<T extends "Touches" | "Judges">(core: ServerCore,
   const bus = core.ctx.bus;
   const cmd = cc.cmd as ClientCommandOf<"Touches" | "Judges">;
   const raw = cc.inbound.raw;
-  // One object per message, built in place (no scope object spread into it).
+  // One object per message, built in place and not copied by the bus. Its frames or judges are decoded only if a
+  // listener reads them (a plugin, a feed): the recorder stores `raw` and counts with `count`.
   if (cmd.type === "Touches") {
     if (!bus.wants("touches")) return;
     const { id, uuid, hidden } = room;
-    bus.publish({ kind: "touches", room: id, uuid, hidden, user: user.id, round, frames: cmd.frames, raw });
+    const count = cmd instanceof TouchesCommand ? cmd.count : cmd.frames.length;
+    bus.publish({
+      kind: "touches",
+      room: id,
+      uuid,
+      hidden,
+      user: user.id,
+      round,
+      get frames() {
+        return cmd.frames;
+      },
+      raw,
+      count,
+    });
   } else if (bus.wants("judges")) {
     const { id, uuid, hidden } = room;
-    bus.publish({ kind: "judges", room: id, uuid, hidden, user: user.id, round, judges: cmd.judges, raw });
+    const count = cmd instanceof JudgesCommand ? cmd.count : cmd.judges.length;
+    bus.publish({
+      kind: "judges",
+      room: id,
+      uuid,
+      hidden,
+      user: user.id,
+      round,
+      get judges() {
+        return cmd.judges;
+      },
+      raw,
+      count,
+    });
   }
 }

@@ -24,7 +24,7 @@
  */
 
 import { TokenBucket } from "../net/rate_limit.ts";
-import type { ClientCommandOf } from "../protocol/mod.ts";
+import { type ClientCommandOf, telemetryItems } from "../protocol/mod.ts";
 import type { CommandLink } from "./pipeline.ts";
 import type { User } from "./user.ts";
 
@@ -50,14 +50,6 @@ type Kind = "touches" | "judges";
 interface Budget {
   readonly messages: TokenBucket;
   readonly items: TokenBucket;
-}
-
-/** The stored items of a telemetry command: frames and their points, or judge events. */
-export function telemetryItems(cmd: ClientCommandOf<"Touches" | "Judges">): number {
-  if (cmd.type === "Judges") return cmd.judges.length;
-  let n = cmd.frames.length;
-  for (const frame of cmd.frames) n += frame.points.length;
-  return n;
 }
 
 /** The telemetry guard of one server's pipeline (its budgets are its own). */

@@ -17,13 +17,14 @@
  */
 
 import {
-  ClientCommand as ClientCommandCodec,
   encodeServerCommand,
+  JudgesCommand,
   MAX_FRAME_PAYLOAD,
-  Reader,
+  readClientCommand,
   REPLY_OF,
   type ServerCommand,
   type ServerCommandType,
+  TouchesCommand,
 } from "../protocol/mod.ts";
 import type { Clock, TimerHandle } from "../util/clock.ts";
 import type { Logger } from "../util/log.ts";
@@ -168,8 +169,8 @@ export class Session extends SessionInput {
   }
 
   protected override receive(payload: Uint8Array, owned: boolean): void {
-    const reader = new Reader(payload);
-    const cmd = ClientCommandCodec.read(reader);
+    // Touches and Judges come back holding their bytes, items decoded only if asked for (protocol/telemetry_view.ts).
+    const cmd = readClientCommand(payload, owned);
     const receivedAt = this.#clock.monotonic();
     this.lastReceived = receivedAt;
     const phase = this.login.phase;
@@ -185,10 +186,9 @@ export class Session extends SessionInput {
       const outstanding = this.#outstanding ??= new Map();
       outstanding.set(replyType, (outstanding.get(replyType) ?? 0) + 1);
     }
-    // Telemetry keeps the bytes it was decoded from (without trailing junk) so the relay can reuse them instead of
+    // Telemetry keeps the bytes it was read from (without trailing junk) so the relay can reuse them instead of
     // encoding again: a view of a received chunk is copied (it would pin the whole chunk), an assembled frame is not.
-    const telemetry = cmd.type === "Touches" || cmd.type === "Judges";
-    const raw = !telemetry ? EMPTY : owned && reader.pos === payload.length ? payload : payload.slice(0, reader.pos);
+    const raw = cmd instanceof TouchesCommand || cmd instanceof JudgesCommand ? cmd.raw : EMPTY;
     this.#mailbox.push({ cmd, raw, receivedAt });
   }
 

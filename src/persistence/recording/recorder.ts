@@ -57,12 +57,12 @@ export class EventRecorder {
       case "touches": {
         // The payload as received (server/telemetry.ts); an event made elsewhere is encoded once.
         const raw = event.raw ?? encodeValue(ClientCommand, { type: "Touches", frames: [...event.frames] });
-        const n = event.frames.length;
+        const n = event.count ?? event.frames.length;
         return this.telemetry.add("touches", event.room, event.uuid, event.round, event.user, raw, n, event.time);
       }
       case "judges": {
         const raw = event.raw ?? encodeValue(ClientCommand, { type: "Judges", judges: [...event.judges] });
-        const n = event.judges.length;
+        const n = event.count ?? event.judges.length;
         return this.telemetry.add("judges", event.room, event.uuid, event.round, event.user, raw, n, event.time);
       }
       case "round.started":
