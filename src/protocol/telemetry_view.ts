@@ -94,36 +94,65 @@ function decodeAs<T extends "Touches" | "Judges">(raw: Uint8Array): Extract<Clie
   return ClientCommand.read(new Reader(raw)) as Extract<ClientCommandValue, { type: T }>;
 }
 
-/** A count prefix, refused (-1) when its elements of `size` bytes cannot fit in what is left (the decoder's check). */
-function length(r: Reader, size: number): number {
-  const n = r.uleb();
-  return n > r.remaining / size ? -1 : n;
-}
+/** A walk over a payload: where it is, and what it counted (no `DataView`: it reads single bytes only). */
+class Walk {
+  readonly bytes: Uint8Array;
+  pos = 1;
+  count = 0;
+  items = 0;
 
-/** Walks a Touches payload after its tag; returns [frames, items] or null when the decoder would refuse it. */
-function walkTouches(r: Reader): [number, number] | null {
-  const frames = length(r, FRAME_MIN);
-  if (frames < 0) return null;
-  let items = frames;
-  for (let i = 0; i < frames; i++) {
-    if (r.remaining < 4) return null;
-    r.pos += 4;
-    const points = length(r, POINT_SIZE);
-    if (points < 0) return null;
-    r.pos += points * POINT_SIZE;
-    items += points;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
   }
-  return [frames, items];
-}
 
-/** Walks a Judges payload after its tag; returns [events, events] or null when the decoder would refuse it. */
-function walkJudges(r: Reader): [number, number] | null {
-  const n = length(r, JUDGE_SIZE);
-  if (n < 0) return null;
-  const bytes = r.bytes;
-  for (let i = 0, at = r.pos + 12; i < n; i++, at += JUDGE_SIZE) if (bytes[at]! >= JUDGEMENTS) return null;
-  r.pos += n * JUDGE_SIZE;
-  return [n, n];
+  /** A ULEB128 count as the decoder reads it (`reader.ts`: at most 10 bytes, below 2^53); -1 when it refuses it. */
+  uleb(): number {
+    const bytes = this.bytes;
+    let result = 0;
+    let scale = 1;
+    for (let i = 0; i < 10 && this.pos < bytes.length; i++) {
+      const byte = bytes[this.pos++]!;
+      result += (byte & 0x7f) * scale;
+      if ((byte & 0x80) === 0) return result > Number.MAX_SAFE_INTEGER ? -1 : result;
+      scale *= 128;
+    }
+    return -1;
+  }
+
+  /** A count of elements of at least `size` bytes; -1 when they cannot fit in what is left (the decoder's check). */
+  length(size: number): number {
+    const n = this.uleb();
+    return n > (this.bytes.length - this.pos) / size ? -1 : n;
+  }
+
+  /** Walks a Touches payload after its tag; false when the decoder would refuse it. */
+  touches(): boolean {
+    const frames = this.length(FRAME_MIN);
+    if (frames < 0) return false;
+    let items = frames;
+    for (let i = 0; i < frames; i++) {
+      if (this.bytes.length - this.pos < 4) return false;
+      this.pos += 4;
+      const points = this.length(POINT_SIZE);
+      if (points < 0) return false;
+      this.pos += points * POINT_SIZE;
+      items += points;
+    }
+    this.count = frames;
+    this.items = items;
+    return true;
+  }
+
+  /** Walks a Judges payload after its tag; false when the decoder would refuse it. */
+  judges(): boolean {
+    const n = this.length(JUDGE_SIZE);
+    if (n < 0) return false;
+    const bytes = this.bytes;
+    for (let i = 0, at = this.pos + 12; i < n; i++, at += JUDGE_SIZE) if (bytes[at]! >= JUDGEMENTS) return false;
+    this.pos += n * JUDGE_SIZE;
+    this.count = this.items = n;
+    return true;
+  }
 }
 
 /** A decoded telemetry command. */
@@ -137,6 +166,9 @@ function countsOf(cmd: TelemetryCommandValue): [number, number] {
   return [cmd.frames.length, n];
 }
 
+/** `Uint8Array`'s own slice: a copy even of a Node `Buffer`, whose `slice` is a view (it would pin the chunk). */
+const copyOf = (bytes: Uint8Array, end: number): Uint8Array => Uint8Array.prototype.slice.call(bytes, 0, end);
+
 /**
  * Reads one client command payload (protocol.md §2; trailing bytes ignored,
  * as the official reader does). Touches and Judges come back as
@@ -148,20 +180,15 @@ function countsOf(cmd: TelemetryCommandValue): [number, number] {
 export function readClientCommand(payload: Uint8Array, owned: boolean): ClientCommandValue {
   const tag = payload[0];
   if (tag !== TOUCHES && tag !== JUDGES) return ClientCommand.read(new Reader(payload));
-  const r = new Reader(payload, 1);
-  let counts: [number, number] | null;
-  try {
-    counts = tag === TOUCHES ? walkTouches(r) : walkJudges(r);
-  } catch {
-    counts = null; // A malformed count prefix: the decoder below says how.
-  }
-  if (!counts) {
-    r.pos = 0;
+  const walk = new Walk(payload);
+  if (!(tag === TOUCHES ? walk.touches() : walk.judges())) {
+    const r = new Reader(payload);
     // Throws the decoder's own error; should the walk ever refuse what the decoder takes, the decoder wins.
-    counts = countsOf(ClientCommand.read(r) as TelemetryCommandValue);
+    [walk.count, walk.items] = countsOf(ClientCommand.read(r) as TelemetryCommandValue);
+    walk.pos = r.pos;
   }
-  const raw = owned && r.pos === payload.length ? payload : payload.slice(0, r.pos);
-  return tag === TOUCHES ? new TouchesCommand(raw, counts[0], counts[1]) : new JudgesCommand(raw, counts[0]);
+  const raw = owned && walk.pos === payload.length ? payload : copyOf(payload, walk.pos);
+  return tag === TOUCHES ? new TouchesCommand(raw, walk.count, walk.items) : new JudgesCommand(raw, walk.count);
 }
 
 /** Items of a telemetry command for its budget: frames and their points, or judge events. */

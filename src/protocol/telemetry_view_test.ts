@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import {
   deepEqual as assertEquals,
   notStrictEqual as assertNotStrictEquals,
@@ -98,7 +99,9 @@ Deno.test("telemetry view: frames and judges decode on access to what the schema
 Deno.test("telemetry view: a borrowed payload or one with trailing bytes is copied without them", () => {
   const payload = touchesPayload(rng(3));
   const withTail = new Uint8Array([...payload, 9, 9, 9]);
-  for (const [bytes, owned] of [[payload, false], [withTail, true], [withTail, false]] as const) {
+  // A Node Buffer (what a socket delivers) too: its own `slice` would be a view of the chunk.
+  const chunk = Buffer.from([...payload, 9, 9, 9]);
+  for (const [bytes, owned] of [[payload, false], [withTail, true], [withTail, false], [chunk, true]] as const) {
     const view = readClientCommand(bytes, owned) as TouchesCommand;
     assertEquals(view.raw, payload);
     assertNotStrictEquals(view.raw.buffer, bytes.buffer);

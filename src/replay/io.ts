@@ -16,6 +16,13 @@ import { dirname } from "node:path";
 export interface ReplayFile {
   /** Appends `bytes` at the end. */
   write(bytes: Uint8Array): Promise<void>;
+  /**
+   * Appends `bytes` at the end without an answer (io on another thread): the
+   * bytes are copied before it returns, and a failure fails this file's next
+   * {@link sync}. Writers use it for their periodic flushes, which then cost no
+   * promise (issue 15).
+   */
+  append?(bytes: Uint8Array): void;
   /** Writes `bytes` at `offset` (the header's record id) and leaves the end where it was. */
   writeAt(offset: number, bytes: Uint8Array): Promise<void>;
   /** fsyncs the file's data. */
@@ -26,8 +33,6 @@ export interface ReplayFile {
 
 /** File operations of replay writers. */
 export interface ReplayIo {
-  /** True when {@link ReplayFile.write} has copied its bytes by the time it returns (the buffer may be reused). */
-  readonly copies?: boolean;
   /**
    * Creates `path` (and its folders) holding `first`; rejects with
    * `Deno.errors.AlreadyExists` when the file exists (a replay is never overwritten).

@@ -12,8 +12,16 @@
 /** Operation codes. */
 export const OP = { create: 1, write: 2, writeAt: 3, sync: 4, close: 5, touch: 6, mkdir: 7, remove: 8 } as const;
 
-/** Numbers per operation: id, code, file, offset in the file (writeAt), start in the batch's bytes, length. */
+/**
+ * Numbers per operation: id, code, file, offset in the file (writeAt), start
+ * in the batch's bytes, length. Id {@link UNANSWERED} is an append nobody
+ * waits for: the thread answers nothing when it succeeds and fails the
+ * file's next sync when it does not.
+ */
 export const FIELDS = 6;
+
+/** The id of an operation without an answer ({@link FIELDS}). */
+export const UNANSWERED = 0;
 
 /** Whether an operation names a path (create, touch, mkdir, remove). */
 export function hasPath(code: number): boolean {

@@ -1,6 +1,7 @@
-import { equal, rejects } from "node:assert/strict";
+import { deepEqual, equal, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { DENO_IO } from "./io.ts";
+import { OP, UNANSWERED } from "./io_protocol.ts";
 import { replayIoSuite } from "./io_suite_test_util.ts";
 import { WorkerIo } from "./worker_io.ts";
 
@@ -40,4 +41,45 @@ Deno.test("operations queued when the file thread is stopped fail and never star
   equal(io.running, false);
   await rejects(Deno.stat(join(dir, "never")), Deno.errors.NotFound);
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("appends without an answer keep their order among answered operations and leave nothing waiting", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "replay-io-" });
+  const io = new WorkerIo();
+  try {
+    const path = join(dir, "a.bin");
+    const file = await io.create(path, new Uint8Array([1]));
+    const bytes = new Uint8Array([2, 3]);
+    file.append!(bytes);
+    bytes.fill(0); // Copied when appended: the caller may reuse its buffer at once.
+    equal(io.inFlight, 0, "nothing waits for an append");
+    const written = file.write(new Uint8Array([4]));
+    file.append!(new Uint8Array([5]));
+    const patched = file.writeAt(0, new Uint8Array([9]));
+    file.append!(new Uint8Array([6]));
+    await Promise.all([written, patched, file.sync()]);
+    await file.close();
+    deepEqual([...await Deno.readFile(path)], [9, 2, 3, 4, 5, 6]);
+  } finally {
+    io.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a failed append fails its file's next sync with its error", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "replay-io-" });
+  const io = new WorkerIo();
+  try {
+    // File numbers start at 1: this append reaches the thread before the file it names exists, and fails there.
+    io.add(UNANSWERED, OP.write, 1, 0, new Uint8Array([7]), "");
+    const file = await io.create(join(dir, "b.bin"), new Uint8Array([1]));
+    await file.write(new Uint8Array([2])); // The file itself is fine: answered writes succeed.
+    await rejects(file.sync(), /file 1 is not open/);
+    await rejects(file.sync(), /file 1 is not open/, "the file stays failed");
+    await file.close();
+    deepEqual([...await Deno.readFile(join(dir, "b.bin"))], [1, 2], "the failed append wrote nothing");
+  } finally {
+    io.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -12,7 +12,7 @@
 /// <reference lib="deno.worker" />
 
 import { dirname } from "node:path";
-import { type Batch, FIELDS, hasPath, OP, type Results } from "./io_protocol.ts";
+import { type Batch, FIELDS, hasPath, OP, type Results, UNANSWERED } from "./io_protocol.ts";
 
 /** One operation of a batch, read off its numbers. */
 interface Op {
@@ -25,6 +25,8 @@ interface Op {
 }
 
 const files = new Map<number, Deno.FsFile>();
+/** The first failed unanswered append of each file: its next sync fails with it. */
+const lost = new Map<number, unknown>();
 /** Files with an fsync in flight, and what runs after it. */
 const busy = new Map<number, Promise<void>>();
 let ok: number[] = [];
@@ -41,6 +43,7 @@ function post(): void {
 }
 
 function settle(id: number, error?: unknown): void {
+  if (id === UNANSWERED) return;
   if (error === undefined) ok.push(id);
   else {
     const name = error instanceof Error ? error.name : "Error";
@@ -90,8 +93,10 @@ function run(op: Op): Promise<void> | void {
       return;
     }
     case OP.sync:
+      if (lost.has(id)) throw lost.get(id);
       return fileOf(id).syncData();
     case OP.close:
+      lost.delete(id);
       fileOf(id).close();
       files.delete(id);
       return;
@@ -113,6 +118,23 @@ function run(op: Op): Promise<void> | void {
 
 function start(op: Op): void {
   const { id, file } = op;
+  if (id === UNANSWERED) {
+    // An append nobody waits for: a failure waits for the file's next sync (after the other operations on the file).
+    const fail = (error: unknown): void => void (lost.has(file) || lost.set(file, error));
+    const before = busy.get(file);
+    if (before) {
+      const after = before.then(() => run(op)).catch(fail);
+      busy.set(file, after);
+      void after.then(() => busy.get(file) === after && busy.delete(file));
+      return;
+    }
+    try {
+      run(op);
+    } catch (error) {
+      fail(error);
+    }
+    return;
+  }
   const before = busy.get(file);
   if (before) {
     // After the fsync of its file: chained, and this file stays busy until it has run.

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { type Batch, FIELDS, hasPath, OP, type Results } from "./io_protocol.ts";
+import { type Batch, FIELDS, hasPath, OP, type Results, UNANSWERED } from "./io_protocol.ts";
 import type { ReplayFile, ReplayIo } from "./io.ts";
 
 /** How long operations wait to be sent with others, ms (a file's operations are not urgent; the game is). */
@@ -37,6 +37,10 @@ class WorkerFile implements ReplayFile {
 
   write(bytes: Uint8Array): Promise<void> {
     return this.io.queue(OP.write, this.id, 0, bytes, "");
+  }
+
+  append(bytes: Uint8Array): void {
+    this.io.add(UNANSWERED, OP.write, this.id, 0, bytes, "");
   }
 
   writeAt(offset: number, bytes: Uint8Array): Promise<void> {
@@ -67,9 +71,6 @@ export class WorkerIo implements ReplayIo {
   #queued = false;
   #closed = false;
   readonly #send = () => this.#post();
-
-  /** `write` has copied the bytes when it returns: the caller may reuse its buffer at once. */
-  readonly copies = true;
 
   /** Operations sent and not answered yet. */
   get inFlight(): number {
@@ -105,10 +106,21 @@ export class WorkerIo implements ReplayIo {
     this.#stop(new Error("the file thread was stopped"));
   }
 
-  /** Queues one operation for the next batch. */
+  /** Queues one operation for the next batch; resolves once the thread ran it. */
   queue(code: number, file: number, at: number, bytes: Uint8Array | null, path: string): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("Cannot write a file: the file thread was stopped"));
     const id = this.#nextId++;
+    this.add(id, code, file, at, bytes, path);
+    return new Promise((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+  }
+
+  /**
+   * Adds one operation to the next batch, its bytes copied. With id
+   * {@link UNANSWERED} nothing waits for it: a failure (or a stopped thread)
+   * fails the file's next sync instead.
+   */
+  add(id: number, code: number, file: number, at: number, bytes: Uint8Array | null, path: string): void {
+    if (this.#closed) return;
     const length = bytes?.length ?? 0;
     if ((this.#count + 1) * FIELDS > this.#nums.length) {
       const grown = new Float64Array(this.#nums.length * 2);
@@ -140,7 +152,6 @@ export class WorkerIo implements ReplayIo {
       // A few milliseconds' operations go over together: handing a message to a thread costs tens of microseconds.
       setTimeout(this.#send, BATCH_MS);
     }
-    return new Promise((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
   }
 
   #post(): void {

@@ -54,7 +54,8 @@ export interface ReplayWriterStats {
 export interface WrittenChunk {
   readonly offset: number;
   readonly bytes: number;
-  readonly written: Promise<boolean>;
+  /** Whether it was written, once it was; `true` at once when a file thread took it (its failure fails the next sync). */
+  readonly written: Promise<boolean> | true;
 }
 
 /** One replay file being written. */
@@ -228,10 +229,25 @@ export class ReplayWriter {
     this.#buf = next;
   }
 
-  /** Writes what is buffered; resolves with false when nothing was buffered or the write failed. */
-  #flushBuffer(): Promise<boolean> {
+  /**
+   * Writes what is buffered; resolves with false when nothing was buffered
+   * or the write failed, or is true at once when the bytes were handed to a
+   * file thread (a failure then shows at the next {@link syncData}).
+   */
+  #flushBuffer(): Promise<boolean> | true {
     if (!this.#buffered) return Promise.resolve(false);
-    if (this.#io.copies && this.#queued === 0 && this.#file && this.#error === null) return this.#writeNow();
+    const file = this.#file;
+    if (this.#queued === 0 && file?.append && this.#error === null) {
+      // To a file thread at once when nothing else is queued (so the order of writes holds): the thread copies the
+      // bytes, so the buffer stays this file's for the next appends instead of a new one every 500 ms, and nothing
+      // waits for an answer — no promise per flush (issue 15: at 1,000 rooms those were tens of MB/s of garbage).
+      const bytes = this.#buffered;
+      file.append(this.#buf.subarray(0, bytes));
+      this.#buffered = 0;
+      this.#end += bytes;
+      this.#dirty = true;
+      return true;
+    }
     // The buffer itself goes to the disk; the next append starts a new one (sized like this one).
     const chunk = this.#buf.subarray(0, this.#buffered);
     // The next buffer is made by the next append (an idle file holds none), sized like this one.
@@ -249,31 +265,6 @@ export class ReplayWriter {
         ok = true;
       } finally {
         this.#inFlight -= chunk.length;
-      }
-    }).then(() => ok);
-  }
-
-  /**
-   * Writes the buffer at once when nothing else is queued and the io copies
-   * it (the file thread): the buffer stays this file's for the next appends
-   * instead of a new one every 500 ms (issue 15: at 1,000 rooms those were
-   * 37 MB/s of garbage).
-   */
-  #writeNow(): Promise<boolean> {
-    const bytes = this.#buffered;
-    const written = this.#file!.write(this.#buf.subarray(0, bytes));
-    written.catch(() => {}); // Awaited on the chain below, where a failure is kept.
-    this.#buffered = 0;
-    this.#end += bytes;
-    this.#inFlight += bytes;
-    let ok = false;
-    return this.#enqueue(async () => {
-      try {
-        await written;
-        this.#dirty = true;
-        ok = true;
-      } finally {
-        this.#inFlight -= bytes;
       }
     }).then(() => ok);
   }

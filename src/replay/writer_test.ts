@@ -1,6 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { join } from "node:path";
-import { parseReplay } from "./format.ts";
+import { HEADER_BYTES, parseReplay } from "./format.ts";
 import { DENO_IO, type ReplayIo } from "./io.ts";
 import { WorkerIo } from "./worker_io.ts";
 import { ReplayWriter } from "./writer.ts";
@@ -35,3 +35,35 @@ for (const [name, make] of [["Deno's operations", () => DENO_IO], ["the file thr
     }
   });
 }
+
+Deno.test("replay writer on a file thread: a flush costs no waiting, and a failed append shows at the next fsync", async () => {
+  const appended: number[][] = [];
+  let failing = false;
+  const io: ReplayIo = {
+    create: () =>
+      Promise.resolve({
+        write: () => Promise.resolve(),
+        append: (bytes: Uint8Array) => void appended.push([...bytes]),
+        writeAt: () => Promise.resolve(),
+        sync: () => failing ? Promise.reject(new Error("No space left on device")) : Promise.resolve(),
+        close: () => Promise.resolve(),
+      }),
+    touch: () => Promise.resolve(),
+    mkdir: () => Promise.resolve(),
+    remove: () => Promise.resolve(),
+  };
+  const w = ReplayWriter.deferred(["x"], { chartId: 1, userId: 2, recordId: 0 }, { chunkBytes: Infinity, io });
+  await w.flush(); // The file exists.
+  w.append(entry(1, 2));
+  const chunk = w.writeChunk()!;
+  deepEqual([chunk.offset, chunk.bytes, chunk.written], [HEADER_BYTES, 6, true]);
+  deepEqual(appended, [[2, 0, 0, 0, 1, 1]]);
+  equal(await w.syncData(), true);
+  failing = true;
+  w.append(entry(2, 1));
+  equal(w.writeChunk()!.written, true);
+  equal(await w.syncData(), false);
+  equal(w.stats().error, "No space left on device");
+  equal(w.append(entry(3, 1)), false, "nothing more is taken after a failure");
+  await w.close();
+});

@@ -76,7 +76,10 @@ export class GameServer {
     this.commands = serverPipeline({ roomMonitor: this.roomMonitor });
     const commands = this.commands;
     this.#hooks = {
-      handle: (s, inbound) => this.#track(dispatch(core, commands, s, inbound)),
+      handle: (s, inbound) => {
+        const running = dispatch(core, commands, s, inbound);
+        return running ? this.#track(running) : undefined;
+      },
       closed: (s, reason) => {
         core.ctx.log.debug("session closed", { session: s.id, reason });
         sessionClosed(core, s);

@@ -7,7 +7,13 @@
  * @module
  */
 
-import { type ClientCommandOf, JudgesCommand, TouchesCommand } from "../protocol/mod.ts";
+import {
+  type ClientCommandOf,
+  type JudgeEvent,
+  JudgesCommand,
+  TouchesCommand,
+  type TouchFrame,
+} from "../protocol/mod.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { ServerCore } from "./core.ts";
 
@@ -53,41 +59,75 @@ export function relayTelemetry<T extends "Touches" | "Judges">(core: ServerCore,
   const round = room.phase.kind === "play" ? room.phase.round : null;
   const bus = core.ctx.bus;
   const cmd = cc.cmd as ClientCommandOf<"Touches" | "Judges">;
-  const raw = cc.inbound.raw;
-  // One object per message, built in place and not copied by the bus. Its frames or judges are decoded only if a
-  // listener reads them (a plugin, a feed): the recorder stores `raw` and counts with `count`.
+  // One object of a fixed shape per message, not copied by the bus; its items are decoded only if a listener
+  // reads them (a plugin, a feed): the recorder stores `raw` and counts with `count`.
   if (cmd.type === "Touches") {
-    if (!bus.wants("touches")) return;
-    const { id, uuid, hidden } = room;
-    const count = cmd instanceof TouchesCommand ? cmd.count : cmd.frames.length;
-    bus.publish({
-      kind: "touches",
-      room: id,
-      uuid,
-      hidden,
-      user: user.id,
-      round,
-      get frames() {
-        return cmd.frames;
-      },
-      raw,
-      count,
-    });
+    if (bus.wants("touches")) bus.publish(new TouchesEvent(room, user.id, round, cc.inbound.raw, cmd));
   } else if (bus.wants("judges")) {
-    const { id, uuid, hidden } = room;
-    const count = cmd instanceof JudgesCommand ? cmd.count : cmd.judges.length;
-    bus.publish({
-      kind: "judges",
-      room: id,
-      uuid,
-      hidden,
-      user: user.id,
-      round,
-      get judges() {
-        return cmd.judges;
-      },
-      raw,
-      count,
-    });
+    bus.publish(new JudgesEvent(room, user.id, round, cc.inbound.raw, cmd));
+  }
+}
+
+/** What a telemetry event keeps of its room. */
+interface RoomRef {
+  readonly id: string;
+  readonly uuid: string;
+  readonly hidden: boolean;
+}
+
+/** What the bus events of relayed telemetry share (`events/types.ts` "touches", "judges"). */
+abstract class RelayedTelemetry {
+  readonly room: string;
+  readonly uuid: string;
+  readonly hidden: boolean;
+  readonly user: number;
+  readonly round: string | null;
+  readonly raw: Uint8Array;
+  /** Frames or judge events in the message, known without decoding them. */
+  readonly count: number;
+  /** Stamped by the bus (declared here so that every event has one shape). */
+  seq = 0;
+  time = 0;
+
+  constructor(room: RoomRef, user: number, round: string | null, raw: Uint8Array, count: number) {
+    this.room = room.id;
+    this.uuid = room.uuid;
+    this.hidden = room.hidden;
+    this.user = user;
+    this.round = round;
+    this.raw = raw;
+    this.count = count;
+  }
+}
+
+/** The bus event of a relayed Touches: its frames decoded on first read. */
+class TouchesEvent extends RelayedTelemetry {
+  readonly kind = "touches" as const;
+  readonly #cmd: ClientCommandOf<"Touches">;
+
+  constructor(room: RoomRef, user: number, round: string | null, raw: Uint8Array, cmd: ClientCommandOf<"Touches">) {
+    super(room, user, round, raw, cmd instanceof TouchesCommand ? cmd.count : cmd.frames.length);
+    this.#cmd = cmd;
+  }
+
+  /** The touch frames (decoded by the command on first read). */
+  get frames(): TouchFrame[] {
+    return this.#cmd.frames;
+  }
+}
+
+/** The bus event of a relayed Judges: its events decoded on first read. */
+class JudgesEvent extends RelayedTelemetry {
+  readonly kind = "judges" as const;
+  readonly #cmd: ClientCommandOf<"Judges">;
+
+  constructor(room: RoomRef, user: number, round: string | null, raw: Uint8Array, cmd: ClientCommandOf<"Judges">) {
+    super(room, user, round, raw, cmd instanceof JudgesCommand ? cmd.count : cmd.judges.length);
+    this.#cmd = cmd;
+  }
+
+  /** The judge events (decoded by the command on first read). */
+  get judges(): JudgeEvent[] {
+    return this.#cmd.judges;
   }
 }

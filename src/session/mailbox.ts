@@ -34,7 +34,7 @@ export class Mailbox {
   /** Queues a command and starts the runner if it is idle. */
   push(inbound: Inbound): void {
     (this.#items ??= []).push(inbound);
-    if (!this.#processing) void this.#process();
+    if (!this.#processing) this.#drain();
   }
 
   /** Drops what is waiting (the session closed). */
@@ -42,25 +42,41 @@ export class Mailbox {
     this.#items = null;
   }
 
-  async #process(): Promise<void> {
+  /**
+   * Runs waiting commands in order. A handler that finished synchronously
+   * (telemetry, most room commands) is followed by the next at once, without
+   * a promise per command (issue 15); one that returns a promise holds the
+   * runner until it settles, and the runner goes on from there.
+   */
+  #drain(): void {
     this.#processing = true;
-    try {
-      for (let items = this.#items; this.#owner.open && items?.length; items = this.#items) {
-        const inbound = items.shift()!;
-        if (items.length === 0) this.#items = null;
-        // Room again: the session splits what it kept and reads on (it may queue more meanwhile).
-        if (items.length < this.#limit) this.#owner.resumeReading();
-        try {
-          await this.#hooks.handle(this.#owner, inbound);
-        } catch (error) {
-          this.#owner.log.error("command handler failed", {
-            command: inbound.cmd.type,
-            error: error instanceof Error ? error.stack ?? error.message : String(error),
-          });
-        }
+    for (let items = this.#items; this.#owner.open && items?.length; items = this.#items) {
+      const inbound = items.shift()!;
+      if (items.length === 0) this.#items = null;
+      // Room again: the session splits what it kept and reads on (it may queue more meanwhile).
+      if (items.length < this.#limit) this.#owner.resumeReading();
+      let running: Promise<void> | void;
+      try {
+        running = this.#hooks.handle(this.#owner, inbound);
+      } catch (error) {
+        this.#failed(inbound, error);
+        continue;
       }
-    } finally {
-      this.#processing = false;
+      if (running) {
+        running.then(() => this.#drain(), (error) => {
+          this.#failed(inbound, error);
+          this.#drain();
+        });
+        return;
+      }
     }
+    this.#processing = false;
+  }
+
+  #failed(inbound: Inbound, error: unknown): void {
+    this.#owner.log.error("command handler failed", {
+      command: inbound.cmd.type,
+      error: error instanceof Error ? error.stack ?? error.message : String(error),
+    });
   }
 }

@@ -75,10 +75,9 @@ export class RoundFile {
   /** Starts a file; null when the user id or time cannot name one (a path is built from integers only). */
   static start(o: RoundFileInit): RoundFile | null {
     if (!isReplayId(o.user) || !isReplayId(o.chart) || !isReplayTimestamp(o.startedAt)) return null;
-    const paths = Array.from(
-      { length: o.nameAttempts },
-      (_, i) => join(o.dir, String(o.user), String(o.chart), `${o.startedAt + i}.phirarec`),
-    );
+    // One join for the folder: files open by the thousand a round (names are integers, nothing to normalize).
+    const folder = join(o.dir, String(o.user), String(o.chart));
+    const paths = Array.from({ length: o.nameAttempts }, (_, i) => `${folder}/${o.startedAt + i}.phirarec`);
     const markers = join(o.dir, OPEN_MARKERS);
     const io = o.io ?? DENO_IO;
     const writer = ReplayWriter.deferred(paths, { chartId: o.chart, userId: o.user, recordId: 0 }, {
@@ -121,8 +120,12 @@ export class RoundFile {
     return this.#unindexed;
   }
 
-  /** Hands what is buffered to the disk; resolves with whether it was written (null when nothing was buffered). */
-  write(): Promise<boolean> | null {
+  /**
+   * Hands what is buffered to the disk; resolves with whether it was written
+   * (null when nothing was buffered; `true` at once when the file thread took
+   * it: a failure then shows in the next {@link index}).
+   */
+  write(): Promise<boolean> | true | null {
     const chunk = this.writer.writeChunk();
     if (!chunk) return null;
     if (this.#unindexed === 0) this.#from = chunk.offset;

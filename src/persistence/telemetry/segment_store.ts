@@ -222,7 +222,8 @@ export class TelemetrySegments {
   #flush(open: RoundFile, indexNow = false): void {
     const bytes = open.writer.buffered;
     const written = open.write();
-    if (written) {
+    if (written === true) this.#pending -= bytes;
+    else if (written) {
       this.#track(written.then((ok) => {
         this.#pending -= bytes;
         if (!ok && open.writer.stats().error !== null) this.#failed(open, 0);
