@@ -128,7 +128,7 @@ export async function startSqliteThread(path: string, options: SqliteThreadOptio
   }
   alive = true;
   const idle = async () => {
-    for (let seen = last; ; seen = last) {
+    for (let seen = last;; seen = last) {
       await seen.catch(() => {});
       if (seen === last) return;
     }
