@@ -48,10 +48,13 @@ import { type SqliteThread, startSqliteThread } from "./sqlite_thread.ts";
 
 /**
  * Bytes of record JSON per apply transaction on SQLite (the apply worker's
- * `maxBatchBytes`; 8 MiB on PostgreSQL). SQLite runs in this thread, so a
- * transaction blocks the event loop while it runs; telemetry, the bulk of
- * the bytes, stores at ~10 ms per 100 KiB (BENCHMARKS.md "Embedded store"),
- * so a batch stays near 25 ms. A single larger record is applied alone.
+ * `maxBatchBytes`; 8 MiB on PostgreSQL). Until the store is busy SQLite
+ * runs in this thread, so a transaction blocks the event loop while it
+ * runs; telemetry, the bulk of the bytes, stores at ~10 ms per 100 KiB
+ * (BENCHMARKS.md "Embedded store"), so a batch stays near 25 ms. On the
+ * store's thread the bound keeps each batch's message and the writer lock
+ * it holds (which main-connection writes wait for) as short. A single
+ * larger record is applied alone.
  */
 export const SQLITE_APPLY_BATCH_BYTES = 256 * 1024;
 
