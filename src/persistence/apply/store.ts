@@ -117,7 +117,15 @@ export class Store {
         below: { column: "applied_seq", value: fresh[0].seq },
         ...(this.#journalId === null ? {} : { equal: { journal_id: this.#journalId } }),
       };
-      const { ran, row } = await this.db.runGuarded(guard, planBatch(fresh, through, now, this.db.backend));
+      let statements;
+      try {
+        statements = planBatch(fresh, through, now, this.db.backend);
+      } catch {
+        // A record that cannot be planned may be one applied (or dead-lettered) already, which the
+        // transaction below skips unplanned; otherwise it fails there as it does here.
+        return await this.#applyInTransaction(fresh, through, now);
+      }
+      const { ran, row } = await this.db.runGuarded(guard, statements);
       if (ran) return;
       this.#checkJournal(row);
       const applied = num(row?.applied_seq ?? 0);

@@ -51,6 +51,20 @@ Deno.test("on the thread, a batch partly applied already fails its guard and is 
     assert.equal(await store.appliedSeq(), 5);
   }));
 
+Deno.test("a batch holding a dead-lettered record that cannot be planned skips it, as in one transaction", () =>
+  threaded(async (t, store) => {
+    const bad = { seq: 2, entry: { t: "nope" } as unknown as JournalEntry };
+    await store.applyBatch(seqs(1, 1), 1, T0);
+    await assert.rejects(store.applyBatch([bad], 2, T0), TypeError);
+    await store.deadLetter(2, JSON.stringify(bad.entry), "unknown type", 3, T0);
+    // A retry of the first batch after a restart: the bad record is below the watermark.
+    await store.applyBatch([...seqs(1, 1), bad, ...seqs(3, 3)], 3, T0);
+    assert.deepEqual(await messages(t.db), ["m1", "m3"]);
+    assert.equal(await store.appliedSeq(), 3);
+    await assert.rejects(store.applyBatch([{ ...bad, seq: 4 }], 4, T0), /unknown type "nope"/);
+    assert.equal(await store.appliedSeq(), 3);
+  }));
+
 Deno.test("on the thread, a database bound to another journal stops the batch with JournalMismatchError", () =>
   threaded(async (t, store) => {
     assert.equal(await store.bindJournal("journal-a", null, T0), true);

@@ -143,8 +143,13 @@ export async function startSqliteThread(path: string, options: SqliteThreadOptio
       const id = nextId++;
       const p = Promise.withResolvers<GuardedOutcome>();
       pending.set(id, p);
-      // One message: the statements' texts and their JSON parameters, copied once.
-      worker.postMessage({ t: "batch", id, guard, statements } satisfies ThreadRequest);
+      try {
+        // One message: the statements' texts and their JSON parameters, copied once.
+        worker.postMessage({ t: "batch", id, guard, statements } satisfies ThreadRequest);
+      } catch (error) {
+        pending.delete(id); // A parameter that cannot be copied: the batch's own failure.
+        return Promise.reject(error);
+      }
       last = p.promise;
       return p.promise;
     },

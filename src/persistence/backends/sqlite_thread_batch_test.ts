@@ -119,3 +119,21 @@ Deno.test("a guard that does not pass rolls back and returns its row, on the thr
     await t.dispose();
   }
 });
+
+Deno.test("a batch whose parameters cannot be sent to the thread fails alone; the thread goes on", async () => {
+  const t = await openThreadedStore();
+  try {
+    await migrate(t.db, log, 0);
+    const uncopyable: SqlStatement = { sql: "SELECT $1", params: [() => 1] };
+    await assert.rejects(t.db.runGuarded(guard, [uncopyable]), (e: Error) => {
+      assert.equal(e.name, "DataCloneError");
+      assert.equal(isTransientDbError(e), false);
+      return true;
+    });
+    assert.equal(await t.db.threadRunning(), true);
+    assert.equal((await t.db.runGuarded(guard, [setting("a"), watermark])).ran, true);
+    assert.deepEqual(t.runs, ["error", "ran"]);
+  } finally {
+    await t.dispose();
+  }
+});

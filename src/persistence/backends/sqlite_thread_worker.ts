@@ -137,7 +137,7 @@ function serve(): void {
       db?.close();
       db = null;
       self.postMessage({ t: "stopped" } satisfies ThreadReply);
-    } else {
+    } else if (m.t === "open") {
       try {
         busyTimeoutMs = m.busyTimeoutMs;
         db = new DatabaseSync(m.path);
@@ -151,6 +151,9 @@ function serve(): void {
       } catch (error) {
         self.postMessage({ t: "failed", error: errorFields(error).message } satisfies ThreadReply);
       }
+    } else {
+      // Uncaught: the parent loses the thread and goes on without it.
+      throw new Error(`Unknown message to the store's thread: ${JSON.stringify(m)}`);
     }
   };
 }
