@@ -133,5 +133,6 @@ Deno.test("a checkpoint while the thread applies a batch waits for it and leaves
     const frames = other.prepare("PRAGMA wal_checkpoint(PASSIVE)").get() as { log: number; checkpointed: number };
     other.close();
     assert.equal(row.n, 500, "the batch committed before the checkpoint");
+    assert.deepEqual(t.runs, ["ran", "checkpoint"], "the checkpoint ran on the thread, after the batch");
     assert.equal(frames.checkpointed, frames.log, "nothing left in the log that the file lacks");
   }));

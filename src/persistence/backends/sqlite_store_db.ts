@@ -28,12 +28,12 @@
  * deletes, migrations) wait for that transaction to end, up to the busy
  * timeout of 5 s, blocking the event loop meanwhile (a batch takes 1–26 ms
  * at 300 rooms). Reads never wait (WAL). {@link SqliteStoreDb.checkpoint}
- * first waits for the batches in flight.
+ * runs on the thread then, after the batches in flight.
  *
  * @module
  */
 
-import { SqliteDb } from "../../db/sqlite.ts";
+import { assertCheckpointed, SqliteDb } from "../../db/sqlite.ts";
 import type { DbParam } from "../../db/types.ts";
 import {
   type BatchGuard,
@@ -43,6 +43,7 @@ import {
   type Row,
   type SqlDb,
   type SqlStatement,
+  THREAD_LOST_CODE,
 } from "./sql_db.ts";
 import { type SqliteThread, startSqliteThread } from "./sqlite_thread.ts";
 
@@ -185,13 +186,23 @@ export class SqliteStoreDb implements SqlDb {
   }
 
   /**
-   * FULL checkpoint on the main connection. A batch on the thread holds the
-   * writer's lock, which FULL would wait for in SQLite's busy handler on the
-   * event loop's thread: batches in flight are awaited first (one that
-   * starts meanwhile is still waited for there, for its few milliseconds).
+   * FULL checkpoint. While the thread runs it checkpoints there, after the
+   * batches sent before (the main connection's commits are in the log
+   * already): FULL waits for the writer's lock, which a batch on the thread
+   * may hold, and on the main connection it would wait (and copy the log
+   * and fsync) on the event loop's thread; it also cannot collide there
+   * with the thread's periodic checkpoints. A thread lost meanwhile leaves it
+   * to the main connection.
    */
   async checkpoint(): Promise<void> {
-    await this.#running?.idle();
+    const thread = this.#running;
+    if (thread?.alive && !this.#closing) {
+      try {
+        return assertCheckpointed(await thread.checkpoint());
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== THREAD_LOST_CODE) throw error;
+      }
+    }
     await this.#db.checkpoint();
   }
 

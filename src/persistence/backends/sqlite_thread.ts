@@ -29,8 +29,9 @@
  * @module
  */
 
+import type { CheckpointCounts } from "../../db/sqlite.ts";
 import { type BatchGuard, type GuardedOutcome, type SqlStatement, THREAD_LOST_CODE } from "./sql_db.ts";
-import type { ThreadError, ThreadReply, ThreadRequest } from "./sqlite_thread_worker.ts";
+import type { ThreadError, ThreadJob, ThreadReply, ThreadRequest } from "./sqlite_thread_worker.ts";
 
 /** How often the thread checkpoints, ms: the log stays within a few MiB at the write rates of 300 rooms. */
 export const CHECKPOINT_PERIOD_MS = 1000;
@@ -54,7 +55,13 @@ export interface SqliteThread {
   readonly lost: Promise<void>;
   /** Runs a guarded batch on the thread's connection (see `SqlDb.runGuarded`). */
   runGuarded(guard: BatchGuard, statements: readonly SqlStatement[]): Promise<GuardedOutcome>;
-  /** Resolves once no batch is in flight. */
+  /**
+   * Runs `wal_checkpoint(FULL)` on the thread's connection after the
+   * batches sent before it, waiting for the writer's lock up to the busy
+   * timeout there rather than on the caller's thread; resolves to its counts.
+   */
+  checkpoint(): Promise<CheckpointCounts>;
+  /** Resolves once no batch (or checkpoint) is in flight. */
   idle(): Promise<void>;
   /** Waits for the batches in flight, then stops the thread after its connection is closed. */
   stop(): Promise<void>;
@@ -62,7 +69,7 @@ export interface SqliteThread {
   terminate(): void;
 }
 
-/** The error a batch rejects with when the thread is lost: transient, so it is retried. */
+/** The error a batch (or checkpoint) rejects with when the thread is lost: transient, so it is retried. */
 function lostError(why: string): Error {
   return Object.assign(new Error(`The store's thread stopped (${why}); the batch is retried`), {
     code: THREAD_LOST_CODE,
@@ -78,7 +85,7 @@ function rebuild(fields: ThreadError): Error {
 /** Starts the store's thread on the SQLite file at `path`; resolves once its connection is open. */
 export async function startSqliteThread(path: string, options: SqliteThreadOptions = {}): Promise<SqliteThread> {
   const worker = new Worker(new URL("./sqlite_thread_worker.ts", import.meta.url), { type: "module" });
-  const pending = new Map<number, PromiseWithResolvers<GuardedOutcome>>();
+  const pending = new Map<number, PromiseWithResolvers<unknown>>();
   const lost = Promise.withResolvers<void>();
   const stopped = Promise.withResolvers<void>();
   const opened = Promise.withResolvers<void>();
@@ -98,11 +105,11 @@ export async function startSqliteThread(path: string, options: SqliteThreadOptio
   };
   worker.onmessage = (e: MessageEvent<ThreadReply>) => {
     const m = e.data;
-    if (m.t === "batch") {
+    if (m.t === "done" || m.t === "error") {
       const p = pending.get(m.id);
       pending.delete(m.id);
-      if ("error" in m) p?.reject(rebuild(m.error));
-      else p?.resolve({ ran: m.ran, row: m.row });
+      if (m.t === "error") p?.reject(rebuild(m.error));
+      else p?.resolve(m.result);
     } else if (m.t === "ready") opened.resolve();
     else if (m.t === "failed") opened.reject(new Error(`Cannot start the store's thread: ${m.error}`));
     else stopped.resolve();
@@ -127,6 +134,22 @@ export async function startSqliteThread(path: string, options: SqliteThreadOptio
     throw error;
   }
   alive = true;
+  /** Sends `job` in one message; resolves to the thread's result. */
+  const request = <T>(job: ThreadJob): Promise<T> => {
+    if (!alive || stopping) return Promise.reject(lostError("it is not running"));
+    const id = nextId++;
+    const p = Promise.withResolvers<unknown>();
+    pending.set(id, p);
+    try {
+      // One message: a batch's statement texts and their JSON parameters, copied once.
+      worker.postMessage({ ...job, id } satisfies ThreadRequest);
+    } catch (error) {
+      pending.delete(id); // A parameter that cannot be copied: the batch's own failure.
+      return Promise.reject(error);
+    }
+    last = p.promise;
+    return p.promise as Promise<T>;
+  };
   const idle = async () => {
     for (let seen = last;; seen = last) {
       await seen.catch(() => {});
@@ -138,21 +161,8 @@ export async function startSqliteThread(path: string, options: SqliteThreadOptio
       return alive && stopping === undefined;
     },
     lost: lost.promise,
-    runGuarded: (guard, statements) => {
-      if (!alive || stopping) return Promise.reject(lostError("it is not running"));
-      const id = nextId++;
-      const p = Promise.withResolvers<GuardedOutcome>();
-      pending.set(id, p);
-      try {
-        // One message: the statements' texts and their JSON parameters, copied once.
-        worker.postMessage({ t: "batch", id, guard, statements } satisfies ThreadRequest);
-      } catch (error) {
-        pending.delete(id); // A parameter that cannot be copied: the batch's own failure.
-        return Promise.reject(error);
-      }
-      last = p.promise;
-      return p.promise;
-    },
+    runGuarded: (guard, statements) => request<GuardedOutcome>({ t: "batch", guard, statements }),
+    checkpoint: () => request<CheckpointCounts>({ t: "checkpoint" }),
     idle,
     stop: () =>
       stopping ??= (async () => {

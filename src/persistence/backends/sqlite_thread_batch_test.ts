@@ -137,3 +137,52 @@ Deno.test("a batch whose parameters cannot be sent to the thread fails alone; th
     await t.dispose();
   }
 });
+
+/** Rows of `settings` and the log's frames as a new connection (a restart) sees them. */
+function fromFile(path: string): { keys: unknown[]; left: number } {
+  const other = new DatabaseSync(path, { readOnly: true });
+  const keys = other.prepare("SELECT key FROM settings ORDER BY key").all().map((r) => r.key);
+  const frames = other.prepare("PRAGMA wal_checkpoint(PASSIVE)").get() as { log: number; checkpointed: number };
+  other.close();
+  return { keys, left: frames.log - frames.checkpointed };
+}
+
+Deno.test("the store's checkpoint runs on its thread and writes the main connection's commits into the file too", async () => {
+  const t = await openThreadedStore();
+  try {
+    await migrate(t.db, log, 0);
+    await t.db.transaction((tx) => tx.query("INSERT INTO settings VALUES ('main', '1', 0)"));
+    await t.db.runGuarded(guard, [setting("thread"), watermark]);
+    await t.db.checkpoint();
+    assert.deepEqual(t.runs, ["ran", "checkpoint"]);
+    assert.deepEqual(fromFile(t.path), { keys: ["main", "thread"], left: 0 });
+    // Without the thread (lost), the main connection checkpoints.
+    t.thread.terminate();
+    await t.db.query("INSERT INTO settings VALUES ('after', '1', 0)");
+    await t.db.checkpoint();
+    assert.deepEqual(t.runs, ["ran", "checkpoint"]);
+    assert.deepEqual(fromFile(t.path), { keys: ["after", "main", "thread"], left: 0 });
+  } finally {
+    await t.dispose();
+  }
+});
+
+Deno.test("a checkpoint that a reader keeps from finishing fails on the thread with the main connection's error", async () => {
+  const t = await openThreadedStore({ busyTimeoutMs: 20 });
+  try {
+    await migrate(t.db, log, 0);
+    // A reader on an old snapshot: FULL cannot write the newer frames while it reads.
+    const reader = new DatabaseSync(t.path);
+    reader.exec("BEGIN");
+    reader.prepare("SELECT COUNT(*) FROM settings").get();
+    await t.db.runGuarded(guard, [setting("a"), watermark]);
+    await assert.rejects(t.db.checkpoint(), /Cannot checkpoint the database: \d+ of \d+ log frames written/);
+    reader.exec("COMMIT");
+    reader.close();
+    await t.db.checkpoint();
+    assert.deepEqual(t.runs, ["ran", "checkpoint", "checkpoint"], "both on the thread");
+    assert.deepEqual(fromFile(t.path), { keys: ["a"], left: 0 });
+  } finally {
+    await t.dispose();
+  }
+});

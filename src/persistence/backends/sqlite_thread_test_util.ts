@@ -10,8 +10,8 @@ import type { BatchGuard, SqlStatement } from "./sql_db.ts";
 import { type SqliteThread, type SqliteThreadOptions, startSqliteThread } from "./sqlite_thread.ts";
 import { SqliteStoreDb } from "./sqlite_store_db.ts";
 
-/** What became of one batch sent to the thread. */
-export type ThreadRun = "ran" | "guard failed" | "error";
+/** What became of one batch sent to the thread ("checkpoint": a FULL checkpoint ran there). */
+export type ThreadRun = "ran" | "guard failed" | "error" | "checkpoint";
 
 /** A store with its thread running. */
 export interface ThreadedStore {
@@ -19,7 +19,7 @@ export interface ThreadedStore {
   readonly path: string;
   /** The thread as started (to end it as a crash would). */
   readonly thread: SqliteThread;
-  /** The batches the thread was given, in order. */
+  /** The batches (and checkpoints) the thread was given, in order. */
   readonly runs: ThreadRun[];
   /** Closes the store and removes its directory. */
   dispose(): Promise<void>;
@@ -37,6 +37,16 @@ function recording(thread: SqliteThread, runs: ThreadRun[]): SqliteThread {
         const outcome = await thread.runGuarded(guard, statements);
         runs.push(outcome.ran ? "ran" : "guard failed");
         return outcome;
+      } catch (error) {
+        runs.push("error");
+        throw error;
+      }
+    },
+    checkpoint: async () => {
+      try {
+        const counts = await thread.checkpoint();
+        runs.push("checkpoint");
+        return counts;
       } catch (error) {
         runs.push("error");
         throw error;

@@ -9,6 +9,8 @@
  *   then `RESTART` without waiting (a busy writer makes it a second PASSIVE
  *   pass) for the few frames committed meanwhile, which lets the next
  *   commit start the log from its beginning again.
+ * - The store's own FULL checkpoint (`SqliteStoreDb.checkpoint`), in the
+ *   order of the batches sent before it, waiting for the writer's lock here.
  * - Apply batches (`SqliteStoreDb.runGuarded`): `BEGIN IMMEDIATE`, the
  *   guard's row, then the statements and `COMMIT`, or `ROLLBACK` with the
  *   row when it does not pass. The connection waits up to its busy timeout
@@ -25,18 +27,18 @@
 /// <reference lib="deno.worker" />
 
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
-import { toSqliteParams } from "../../db/sqlite.ts";
-import { type BatchGuard, guardPasses, type Row, type SqlStatement } from "./sql_db.ts";
+import { type CheckpointCounts, toSqliteParams } from "../../db/sqlite.ts";
+import { type BatchGuard, type GuardedOutcome, guardPasses, type Row, type SqlStatement } from "./sql_db.ts";
+
+/** A job of the thread, answered by one reply. */
+export type ThreadJob =
+  | { readonly t: "batch"; readonly guard: BatchGuard; readonly statements: readonly SqlStatement[] }
+  | { readonly t: "checkpoint" };
 
 /** A message of the parent to this thread. */
 export type ThreadRequest =
   | { readonly t: "open"; readonly path: string; readonly periodMs: number; readonly busyTimeoutMs: number }
-  | {
-    readonly t: "batch";
-    readonly id: number;
-    readonly guard: BatchGuard;
-    readonly statements: readonly SqlStatement[];
-  }
+  | (ThreadJob & { readonly id: number })
   | { readonly t: "stop" };
 
 /** The fields of an error that its classification reads. */
@@ -51,8 +53,8 @@ export interface ThreadError {
 export type ThreadReply =
   | { readonly t: "ready" }
   | { readonly t: "failed"; readonly error: string }
-  | { readonly t: "batch"; readonly id: number; readonly ran: boolean; readonly row: Row | undefined }
-  | { readonly t: "batch"; readonly id: number; readonly error: ThreadError }
+  | { readonly t: "done"; readonly id: number; readonly result: GuardedOutcome | CheckpointCounts }
+  | { readonly t: "error"; readonly id: number; readonly error: ThreadError }
   | { readonly t: "stopped" };
 
 /** Most distinct statement texts kept prepared (the apply statements are a fixed set of a few dozen). */
@@ -102,7 +104,7 @@ function serve(): void {
       db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     }
   };
-  const batch = (guard: BatchGuard, statements: readonly SqlStatement[]): { ran: boolean; row: Row | undefined } => {
+  const batch = (guard: BatchGuard, statements: readonly SqlStatement[]): GuardedOutcome => {
     const conn = db!;
     conn.exec("BEGIN IMMEDIATE");
     try {
@@ -122,14 +124,19 @@ function serve(): void {
       throw error;
     }
   };
+  // The store's own checkpoint (`SqliteStoreDb.checkpoint`): waits for the writer's lock, as on the main connection.
+  const fullCheckpoint = (): CheckpointCounts => {
+    const { busy, log, checkpointed } = db!.prepare("PRAGMA wal_checkpoint(FULL)").get() as Record<string, number>;
+    return { busy: busy ?? 0, log: log ?? 0, checkpointed: checkpointed ?? 0 };
+  };
   self.onmessage = (e: MessageEvent<ThreadRequest>) => {
     const m = e.data;
-    if (m.t === "batch") {
+    if (m.t === "batch" || m.t === "checkpoint") {
       try {
-        const { ran, row } = batch(m.guard, m.statements);
-        self.postMessage({ t: "batch", id: m.id, ran, row } satisfies ThreadReply);
+        const result = m.t === "batch" ? batch(m.guard, m.statements) : fullCheckpoint();
+        self.postMessage({ t: "done", id: m.id, result } satisfies ThreadReply);
       } catch (error) {
-        self.postMessage({ t: "batch", id: m.id, error: errorFields(error) } satisfies ThreadReply);
+        self.postMessage({ t: "error", id: m.id, error: errorFields(error) } satisfies ThreadReply);
       }
     } else if (m.t === "stop") {
       clearInterval(timer);
