@@ -1,6 +1,6 @@
 /**
  * The embedded store's thread (`sqlite_thread.ts`). One connection of its
- * own to the store's file serves two jobs, one at a time (this thread runs
+ * own to the store's file serves these jobs, one at a time (this thread runs
  * one callback at a time):
  *
  * - Checkpoints, every period, so the copy of the log into the file and its
