@@ -35,7 +35,7 @@ export const EMBEDDED = [
   "legacy/plugins/",
   "src/accounts/password_worker.ts",
   "src/persistence/backends/pglite_convert_worker.ts",
-  "src/persistence/backends/sqlite_checkpoint_worker.ts",
+  "src/persistence/backends/sqlite_thread_worker.ts",
   "src/replay/io_worker.ts",
 ] as const;
 

@@ -47,7 +47,7 @@ Deno.test("the binary embeds the server's packages, pages and workers, and no te
     }
     // PGlite converts old data directories, in a worker (`pglite_convert.ts`).
     for (
-      const worker of ["pglite_convert_worker.ts", "password_worker.ts", "sqlite_checkpoint_worker.ts", "io_worker.ts"]
+      const worker of ["pglite_convert_worker.ts", "password_worker.ts", "sqlite_thread_worker.ts", "io_worker.ts"]
     ) {
       ok(text.includes(worker), `${worker} is embedded`);
     }

@@ -91,6 +91,21 @@ function decodeRow(row: Record<string, unknown>, decode: Prepared["decode"]): Db
   return out;
 }
 
+/** The counts `PRAGMA wal_checkpoint` returns: busy (0 or 1), frames in the log, frames written into the file. */
+export interface CheckpointCounts {
+  readonly busy: number;
+  readonly log: number;
+  readonly checkpointed: number;
+}
+
+/** Throws unless a FULL checkpoint with these counts wrote the whole log into the file. */
+export function assertCheckpointed(row: CheckpointCounts): void {
+  // busy = 1: a reader or writer kept it from finishing; log > checkpointed: frames left behind.
+  if (row.busy !== 0 || row.checkpointed < row.log) {
+    throw new DbError(`Cannot checkpoint the database: ${row.checkpointed} of ${row.log} log frames written`);
+  }
+}
+
 /** Durability of a commit: `full` syncs the log at every commit; `normal` only at checkpoints (see {@link SqliteDb.open}). */
 export type SqliteSync = "full" | "normal";
 
@@ -154,11 +169,8 @@ export class SqliteDb implements Db {
   async checkpoint(): Promise<void> {
     await this.#idle();
     if (this.#closed) throw new DbError("Cannot checkpoint: the database is closed");
-    const row = this.#db.prepare("PRAGMA wal_checkpoint(FULL)").get() as Record<string, number> | undefined;
-    // busy = 1: a reader or writer kept it from finishing; log > checkpointed: frames left behind.
-    if (row && (row.busy !== 0 || (row.checkpointed ?? 0) < (row.log ?? 0))) {
-      throw new DbError(`Cannot checkpoint the database: ${row.checkpointed} of ${row.log} log frames written`);
-    }
+    const row = this.#db.prepare("PRAGMA wal_checkpoint(FULL)").get() as Partial<CheckpointCounts> | undefined;
+    if (row) assertCheckpointed({ busy: row.busy ?? 0, log: row.log ?? 0, checkpointed: row.checkpointed ?? 0 });
   }
 
   #direct: DbQueryable = {

@@ -102,9 +102,42 @@ export class Store {
   /**
    * Applies `batch` (ascending) and moves the watermark to `through`, in one
    * transaction. Records at or below the watermark are skipped, so applying
-   * a batch again changes nothing (idempotent by sequence).
+   * a batch again changes nothing (idempotent by sequence). A backend that
+   * runs guarded batches elsewhere (`SqlDb.runGuarded`: SQLite's thread)
+   * gets the planned statements with the watermark and journal checks as
+   * their guard; when those fail it hands back what it read and the batch is
+   * checked and planned again here, as in one transaction.
    */
   async applyBatch(batch: readonly SeqEntry[], through: number, now: number): Promise<void> {
+    if (!this.db.runGuarded) return await this.#applyInTransaction(batch, through, now);
+    let fresh = batch;
+    while (fresh[0]) {
+      const guard = {
+        sql: `SELECT applied_seq${this.#journalId === null ? "" : ", journal_id"} FROM journal_state WHERE id = 1`,
+        below: { column: "applied_seq", value: fresh[0].seq },
+        ...(this.#journalId === null ? {} : { equal: { journal_id: this.#journalId } }),
+      };
+      let statements;
+      try {
+        statements = planBatch(fresh, through, now, this.db.backend);
+      } catch {
+        // A record that cannot be planned may be one applied (or dead-lettered) already, which the
+        // transaction below skips unplanned; otherwise it fails there as it does here.
+        return await this.#applyInTransaction(fresh, through, now);
+      }
+      const { ran, row } = await this.db.runGuarded(guard, statements);
+      if (ran) return;
+      this.#checkJournal(row);
+      const applied = num(row?.applied_seq ?? 0);
+      const left = fresh.filter((b) => b.seq > applied);
+      // The guard failed on the watermark, so at least the first record is applied: the loop ends.
+      if (left.length === fresh.length) throw new Error(`A guarded batch failed at watermark ${applied}`);
+      fresh = left;
+    }
+  }
+
+  /** {@link applyBatch} in one transaction of the caller's connection: the watermark read and checked, then the statements. */
+  async #applyInTransaction(batch: readonly SeqEntry[], through: number, now: number): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [row] = await tx.query(
         `SELECT applied_seq${

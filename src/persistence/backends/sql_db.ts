@@ -22,6 +22,41 @@ export interface Queryable {
   exec(script: string): Promise<void>;
 }
 
+/** One statement with its parameters (`apply/plan.ts` builds them). */
+export interface SqlStatement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/**
+ * What {@link SqlDb.runGuarded} checks inside its transaction before the
+ * statements run: `sql` reads one row (none reads as all nulls); the
+ * statements run only while that row's `below.column` (a number, null as 0)
+ * is less than `below.value` and each column of `equal` holds exactly its
+ * value (a column that is not text reads as null).
+ */
+export interface BatchGuard {
+  readonly sql: string;
+  readonly below: { readonly column: string; readonly value: number };
+  readonly equal?: Readonly<Record<string, string | null>>;
+}
+
+/** The outcome of {@link SqlDb.runGuarded}: whether the statements ran (and committed), and the guard row read. */
+export interface GuardedOutcome {
+  readonly ran: boolean;
+  readonly row: Row | undefined;
+}
+
+/** True when `row` passes `guard` (see {@link BatchGuard}); shared by every place that runs guarded batches. */
+export function guardPasses(guard: BatchGuard, row: Row | undefined): boolean {
+  if (num(row?.[guard.below.column] ?? 0) >= guard.below.value) return false;
+  for (const [column, value] of Object.entries(guard.equal ?? {})) {
+    const found = row?.[column];
+    if ((typeof found === "string" ? found : null) !== value) return false;
+  }
+  return true;
+}
+
 /** Which backend a database is (and so which SQL dialect it speaks). */
 export type Backend = Dialect;
 
@@ -32,6 +67,15 @@ export interface SqlDb extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Makes everything committed so far survive a power loss (the embedded store commits without an fsync). */
   checkpoint(): Promise<void>;
+  /**
+   * Optional: runs `statements` in one transaction whose first step reads
+   * `guard`'s row; when the row does not pass it rolls back and returns the
+   * row instead, so the caller decides what to run. Backends provide it when
+   * they can run such a batch somewhere cheaper than the caller's thread
+   * (SQLite: its worker thread once the store is busy); callers without it
+   * use {@link transaction}.
+   */
+  runGuarded?(guard: BatchGuard, statements: readonly SqlStatement[]): Promise<GuardedOutcome>;
   /** Takes the database's owner lock again if it was lost (PostgreSQL; `postgres_owner_lock.ts`). */
   keepOwnerLock?(): Promise<void>;
   close(): Promise<void>;
@@ -49,6 +93,13 @@ const TRANSIENT_SQLSTATES = ["40001", "40P01"];
 const TRANSIENT_SQLITE_CODES = [5, 6, 10, 13];
 /** The messages of those codes. */
 const TRANSIENT_SQLITE_TEXT = /database is locked|database table is locked|disk I\/O error|database or disk is full/;
+/**
+ * The code of the error a batch rejects with when the embedded store's
+ * thread stopped while it ran (`sqlite_thread.ts`): whether it committed is
+ * unknown, so it is retried like a lost connection (its watermark makes a
+ * second run skip what the first one committed).
+ */
+export const THREAD_LOST_CODE = "ERR_SQLITE_THREAD_LOST";
 /** Client-side codes of postgres.js and Node for a lost or refused connection. */
 const CONNECTION_CODES = [
   "CONNECTION_CLOSED",
@@ -63,6 +114,7 @@ const CONNECTION_CODES = [
   "ENETUNREACH",
   "ENOTFOUND",
   "EAI_AGAIN",
+  THREAD_LOST_CODE,
 ];
 
 /**

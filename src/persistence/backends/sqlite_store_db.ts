@@ -11,35 +11,69 @@
  * {@link SqliteStoreDb.checkpoint} — run before journal segments are
  * deleted (`persistence_jobs.ts` `compact`) — writes the log into the file
  * and fsyncs both, so what the journal lets go of has survived a power loss.
- * Between those, once the store is busy ({@link BUSY_COMMITS} commits within
- * {@link BUSY_WINDOW_MS}), a worker thread checkpoints the log in the
- * background (`sqlite_checkpointer.ts`) instead of SQLite doing it inside
- * commits on the event loop's thread; it copies committed pages only, so
- * none of the above changes. An idle or lightly used store keeps SQLite's
- * own checkpoints: the thread is a V8 isolate of its own (~16 MiB of RSS at
- * start, against a server of ~87 MiB), worth it only under load.
+ * Once the store is busy ({@link BUSY_COMMITS} commits within
+ * {@link BUSY_WINDOW_MS}), a worker thread with a connection of its own to
+ * the same file (`sqlite_thread.ts`) takes two jobs off the event loop's
+ * thread: WAL checkpoints, in the background instead of inside commits
+ * (they copy committed pages only, so none of the above changes), and apply
+ * batches ({@link SqliteStoreDb.runGuarded}: the statements go over in one
+ * message and run in one transaction there, their guard included). An idle
+ * or lightly used store keeps everything on the one connection: the thread
+ * is a V8 isolate of its own (~16–18 MiB of RSS at start, against a server
+ * of ~87 MiB), worth it only under load. A thread that is lost hands both
+ * jobs back to the main connection for good.
+ *
+ * While the thread applies a batch it holds SQLite's writer lock: other
+ * writes on the main connection (bindJournal, dead letters, retention
+ * deletes, migrations) wait for that transaction to end, up to the busy
+ * timeout of 5 s, blocking the event loop meanwhile (a batch takes 1–26 ms
+ * at 300 rooms). Reads never wait (WAL). {@link SqliteStoreDb.checkpoint}
+ * runs on the thread then, after the batches in flight.
  *
  * @module
  */
 
-import { SqliteDb } from "../../db/sqlite.ts";
+import { assertCheckpointed, SqliteDb } from "../../db/sqlite.ts";
 import type { DbParam } from "../../db/types.ts";
-import type { Queryable, Row, SqlDb } from "./sql_db.ts";
-import { type Checkpointer, startCheckpointer } from "./sqlite_checkpointer.ts";
+import {
+  type BatchGuard,
+  type GuardedOutcome,
+  guardPasses,
+  type Queryable,
+  type Row,
+  type SqlDb,
+  type SqlStatement,
+  THREAD_LOST_CODE,
+} from "./sql_db.ts";
+import { type SqliteThread, startSqliteThread } from "./sqlite_thread.ts";
 
 /**
  * Bytes of record JSON per apply transaction on SQLite (the apply worker's
- * `maxBatchBytes`; 8 MiB on PostgreSQL). SQLite runs in this thread, so a
- * transaction blocks the event loop while it runs; telemetry, the bulk of
- * the bytes, stores at ~10 ms per 100 KiB (BENCHMARKS.md "Embedded store"),
- * so a batch stays near 25 ms. A single larger record is applied alone.
+ * `maxBatchBytes`; 8 MiB on PostgreSQL). Until the store is busy SQLite
+ * runs in this thread, so a transaction blocks the event loop while it
+ * runs; telemetry, the bulk of the bytes, stores at ~10 ms per 100 KiB
+ * (BENCHMARKS.md "Embedded store"), so a batch stays near 25 ms. On the
+ * store's thread the bound keeps each batch's message and the writer lock
+ * it holds (which main-connection writes wait for) as short. A single
+ * larger record is applied alone.
  */
 export const SQLITE_APPLY_BATCH_BYTES = 256 * 1024;
 
-/** Commits within {@link BUSY_WINDOW_MS} that make the store busy enough for the background checkpointer. */
+/** Commits within {@link BUSY_WINDOW_MS} that make the store busy enough for its thread. */
 export const BUSY_COMMITS = 50;
 /** The window of {@link BUSY_COMMITS}, ms. */
 export const BUSY_WINDOW_MS = 10_000;
+
+/** SQLite's own checkpoint threshold (pages of log), given back to the main connection when the thread is lost. */
+const AUTO_CHECKPOINT_PAGES = 1000;
+
+/** Options of {@link SqliteStoreDb.open}. */
+export interface SqliteStoreOptions {
+  /** Commits within {@link BUSY_WINDOW_MS} that start the thread (default {@link BUSY_COMMITS}); 0 starts it at open. */
+  readonly threadAfterCommits?: number;
+  /** Starts the thread (default {@link startSqliteThread}); tests wrap it to watch or end the thread. */
+  readonly startThread?: (path: string) => Promise<SqliteThread>;
+}
 
 /** File name of the embedded store inside `data_dir`. */
 export const SQLITE_FILE = "chorus.sqlite";
@@ -49,45 +83,87 @@ export class SqliteStoreDb implements SqlDb {
   readonly backend = "sqlite" as const;
   readonly #db: SqliteDb;
   readonly #path: string;
-  /** The background checkpointer once the store got busy; it resolves to null when its thread could not start. */
-  #checkpointer: Promise<Checkpointer | null> | null = null;
+  readonly #threadAfter: number;
+  readonly #startThread: (path: string) => Promise<SqliteThread>;
+  /** The thread once the store got busy; it resolves to null when the thread could not start. */
+  #thread: Promise<SqliteThread | null> | null = null;
+  /** The thread once it runs and the main connection has handed it the checkpoints. */
+  #running: SqliteThread | null = null;
+  #closing = false;
   #windowStart = 0;
   #windowCommits = 0;
 
-  private constructor(db: SqliteDb, path: string) {
+  private constructor(db: SqliteDb, path: string, options: SqliteStoreOptions) {
     this.#db = db;
     this.#path = path;
+    this.#threadAfter = options.threadAfterCommits ?? BUSY_COMMITS;
+    this.#startThread = options.startThread ?? startSqliteThread;
+    if (this.#threadAfter <= 0 && path !== ":memory:") this.#start();
   }
 
-  /** Counts a commit; the {@link BUSY_COMMITS}th within {@link BUSY_WINDOW_MS} starts the background checkpointer. */
+  /** Counts a commit; the {@link SqliteStoreOptions.threadAfterCommits}th within {@link BUSY_WINDOW_MS} starts the thread. */
   #committed(): void {
-    if (this.#checkpointer || this.#path === ":memory:") return;
+    if (this.#thread || this.#path === ":memory:") return;
     const now = performance.now();
     if (now - this.#windowStart > BUSY_WINDOW_MS) {
       this.#windowStart = now;
       this.#windowCommits = 0;
     }
-    if (++this.#windowCommits < BUSY_COMMITS) return;
+    if (++this.#windowCommits < this.#threadAfter) return;
+    this.#start();
+  }
+
+  #start(): void {
     const db = this.#db;
-    this.#checkpointer = startCheckpointer(this.#path).then(
-      async (c) => {
+    this.#thread = this.#startThread(this.#path).then(
+      async (thread) => {
         // Only once the thread runs: until then (or if it never does) SQLite checkpoints in commits as before.
         // The log is started over after the thread's checkpoints; one that grew meanwhile is cut back to 64 MiB then.
-        await db.exec("PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864");
-        return c;
+        try {
+          await db.exec("PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864");
+        } catch {
+          await thread.stop(); // Closed meanwhile.
+          return null;
+        }
+        thread.lost.then(async () => {
+          if (this.#running === thread) this.#running = null;
+          // Checkpoints go back into commits; batches come back to the main connection by themselves (runGuarded).
+          await db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+        }).catch(() => {});
+        if (!this.#closing) this.#running = thread;
+        return thread;
       },
       () => null,
     );
   }
 
-  /** Opens (creating when missing) the store at `path` (`:memory:` for tests). The caller holds the owner lock. */
-  static open(path: string): SqliteStoreDb {
-    return new SqliteStoreDb(SqliteDb.open(path, "normal"), path);
+  /** Opens (creating when missing) the store at `path` (`:memory:` for tests, never with a thread). The caller holds the owner lock. */
+  static open(path: string, options: SqliteStoreOptions = {}): SqliteStoreDb {
+    return new SqliteStoreDb(SqliteDb.open(path, "normal"), path, options);
   }
 
-  /** True once the background checkpointer runs (automatic checkpoints in commits are then off). */
-  async backgroundCheckpoints(): Promise<boolean> {
-    return this.#checkpointer !== null && (await this.#checkpointer) !== null;
+  /** True once the thread runs (waiting for one that is starting): checkpoints and apply batches are then its. */
+  async threadRunning(): Promise<boolean> {
+    return (await this.#thread)?.alive ?? false;
+  }
+
+  /**
+   * Runs a guarded batch (`SqlDb.runGuarded`): on the thread while it runs,
+   * on the main connection otherwise (the same transaction: `BEGIN
+   * IMMEDIATE`, the guard's row, the statements). A thread lost meanwhile
+   * rejects with a transient error; the next batch runs on the main
+   * connection.
+   */
+  async runGuarded(guard: BatchGuard, statements: readonly SqlStatement[]): Promise<GuardedOutcome> {
+    this.#committed();
+    const thread = this.#running;
+    if (thread?.alive && !this.#closing) return await thread.runGuarded(guard, statements);
+    return await this.#db.transaction(async (tx) => {
+      const [row] = await tx.query(guard.sql);
+      if (!guardPasses(guard, row)) return { ran: false, row };
+      for (const s of statements) await tx.query(s.sql, s.params as readonly DbParam[]);
+      return { ran: true, row };
+    });
   }
 
   query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -109,12 +185,32 @@ export class SqliteStoreDb implements SqlDb {
     );
   }
 
-  checkpoint(): Promise<void> {
-    return this.#db.checkpoint();
+  /**
+   * FULL checkpoint. While the thread runs it checkpoints there, after the
+   * batches sent before (the main connection's commits are in the log
+   * already): FULL waits for the writer's lock, which a batch on the thread
+   * may hold, and on the main connection it would wait (and copy the log
+   * and fsync) on the event loop's thread; it also cannot collide there
+   * with the thread's periodic checkpoints. A thread lost meanwhile leaves it
+   * to the main connection.
+   */
+  async checkpoint(): Promise<void> {
+    const thread = this.#running;
+    if (thread?.alive && !this.#closing) {
+      try {
+        return assertCheckpointed(await thread.checkpoint());
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== THREAD_LOST_CODE) throw error;
+      }
+    }
+    await this.#db.checkpoint();
   }
 
+  /** Waits for a batch in flight on the thread, stops the thread, then closes the main connection. */
   async close(): Promise<void> {
-    await (await this.#checkpointer)?.stop();
+    this.#closing = true;
+    await (await this.#thread)?.stop();
+    this.#running = null;
     await this.#db.close();
   }
 }

@@ -2,22 +2,22 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { LogHub } from "../../util/log.ts";
 import { migrate } from "./migrations.ts";
-import { startCheckpointer } from "./sqlite_checkpointer.ts";
+import { startSqliteThread } from "./sqlite_thread.ts";
 import { BUSY_COMMITS, SqliteStoreDb } from "./sqlite_store_db.ts";
 
 const log = new LogHub({ level: "error", sink: () => {} }).logger();
 
-Deno.test("a busy embedded store turns SQLite's checkpoints inside commits off once its checkpointer thread runs", async () => {
+Deno.test("a busy embedded store turns SQLite's checkpoints inside commits off once its thread runs", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/chorus.sqlite`;
     const db = SqliteStoreDb.open(path);
     await migrate(db, log, 0);
-    assert.equal(await db.backgroundCheckpoints(), false, "an idle store has no thread");
+    assert.equal(await db.threadRunning(), false, "an idle store has no thread");
     for (let i = 0; i < BUSY_COMMITS; i++) {
       await db.transaction((tx) => tx.query("INSERT INTO settings VALUES ($1, '1', 0)", [`busy${i}`]));
     }
-    assert.equal(await db.backgroundCheckpoints(), true, "a busy one has");
+    assert.equal(await db.threadRunning(), true, "a busy one has");
     // Over 1,000 pages of log: SQLite would have checkpointed inside one of these commits.
     const big = "x".repeat(3000);
     for (let t = 0; t < 20; t++) {
@@ -39,7 +39,7 @@ Deno.test("a busy embedded store turns SQLite's checkpoints inside commits off o
   }
 });
 
-Deno.test("the checkpointer copies committed frames into the file every period and stops cleanly", async () => {
+Deno.test("the thread copies committed frames into the file every period and stops cleanly", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/a.sqlite`;
@@ -49,15 +49,15 @@ Deno.test("the checkpointer copies committed frames into the file every period a
     // The rows are in the log only: the file holds at most the schema.
     const before = (await Deno.stat(path)).size;
     assert.ok(before < 16 * 1024, `file ${before} bytes`);
-    const checkpointer = await startCheckpointer(path, 20);
+    const thread = await startSqliteThread(path, { periodMs: 20 });
     // Wait (real time: the thread has its own timer) until a period has copied them.
     let after = before;
     for (let i = 0; i < 100 && after < 200_000; i++) {
       await new Promise((r) => setTimeout(r, 20));
       after = (await Deno.stat(path)).size;
     }
-    await checkpointer.stop();
-    await checkpointer.stop();
+    await thread.stop();
+    await thread.stop();
     assert.ok(after >= 200_000, `the file holds the 200 rows: ${after} bytes`);
     db.close();
   } finally {
@@ -65,7 +65,7 @@ Deno.test("the checkpointer copies committed frames into the file every period a
   }
 });
 
-Deno.test("under a steady stream of commits the checkpointer lets the log start over, so it stops growing", async () => {
+Deno.test("under a steady stream of commits the thread lets the log start over, so it stops growing", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/a.sqlite`;
@@ -73,7 +73,7 @@ Deno.test("under a steady stream of commits the checkpointer lets the log start 
     db.exec(
       "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (v TEXT)",
     );
-    const checkpointer = await startCheckpointer(path, 10);
+    const thread = await startSqliteThread(path, { periodMs: 10 });
     const insert = db.prepare("INSERT INTO t VALUES (?)");
     const row = "z".repeat(4000);
     // 200 commits of about 400 KiB, 2 ms apart: 80 MiB through the log.
@@ -83,7 +83,7 @@ Deno.test("under a steady stream of commits the checkpointer lets the log start 
       db.exec("COMMIT");
       await new Promise((r) => setTimeout(r, 2));
     }
-    await checkpointer.stop();
+    await thread.stop();
     const wal = (await Deno.stat(`${path}-wal`)).size;
     db.close();
     assert.ok(wal < 16 * 1024 * 1024, `the log is reused: ${wal} bytes after 80 MiB of commits`);
@@ -92,6 +92,6 @@ Deno.test("under a steady stream of commits the checkpointer lets the log start 
   }
 });
 
-Deno.test("a checkpointer that cannot open its file fails to start", async () => {
-  await assert.rejects(startCheckpointer("/nonexistent-dir/x/y.sqlite"), /Cannot start the checkpointer/);
+Deno.test("a store thread that cannot open its file fails to start", async () => {
+  await assert.rejects(startSqliteThread("/nonexistent-dir/x/y.sqlite"), /Cannot start the store.s thread/);
 });
