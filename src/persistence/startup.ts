@@ -10,7 +10,7 @@
  */
 
 import { ApplyWorker, Store } from "./apply/mod.ts";
-import { describeDatabase, openStore, type SqlDb, SQLITE_APPLY_BATCH_BYTES } from "./backends/mod.ts";
+import { describeDatabase, openStore, type SqlDb, SQLITE_APPLY_BATCH_BYTES, SqliteStoreDb } from "./backends/mod.ts";
 import { bindJournal, Journal, readJournalId, warnJournalGap } from "./journal/mod.ts";
 import type { PersistenceOptions } from "./options.ts";
 import { Queries } from "./queries/mod.ts";
@@ -75,7 +75,11 @@ export async function openStorage(o: PersistenceOptions, now: number): Promise<S
       log,
       capacity: config.persistence_queue_capacity,
       appliedSeq: applied,
-      ...(db.backend === "sqlite" ? { maxBatchBytes: SQLITE_APPLY_BATCH_BYTES } : {}),
+      ...(db instanceof SqliteStoreDb
+        ? { limits: () => db.batchLimits() }
+        : db.backend === "sqlite"
+        ? { maxBatchBytes: SQLITE_APPLY_BATCH_BYTES }
+        : {}),
     });
     const started = performance.now();
     const pending = journal.lastSeq - applied;

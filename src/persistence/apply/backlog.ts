@@ -49,14 +49,17 @@ export class Backlog {
   readonly #size: number;
   #prefetch: { from: number; read: Promise<BacklogBatch & { full: boolean }> } | null = null;
 
-  readonly #maxBytes: number;
+  readonly #maxBytes: () => number;
 
-  /** Batches of at most `size` records, ending with the record whose body reaches `maxBytes` in total. */
-  constructor(journal: Journal, size: number, maxBytes = Infinity) {
+  /**
+   * Batches of at most `size` records, ending with the record whose body
+   * reaches `maxBytes` in total (asked for each read when a function).
+   */
+  constructor(journal: Journal, size: number, maxBytes: number | (() => number) = Infinity) {
     this.#reader = new JournalReader(journal);
     this.#journal = journal;
     this.#size = size;
-    this.#maxBytes = maxBytes;
+    this.#maxBytes = typeof maxBytes === "number" ? () => maxBytes : maxBytes;
   }
 
   /** Up to one batch of records with sequence `>= from`. */
@@ -81,12 +84,13 @@ export class Backlog {
 
   async #read(from: number): Promise<BacklogBatch & { full: boolean }> {
     const before = this.#journal.lastSeq;
-    const raw = await this.#reader.read(from, this.#size, this.#maxBytes);
+    const maxBytes = this.#maxBytes();
+    const raw = await this.#reader.read(from, this.#size, maxBytes);
     const bytes = raw.reduce((n, r) => n + r.body.length, 0);
     return {
       before,
       items: raw.map((r) => parse(r.seq, r.body)),
-      full: raw.length === this.#size || bytes >= this.#maxBytes,
+      full: raw.length === this.#size || bytes >= maxBytes,
     };
   }
 }

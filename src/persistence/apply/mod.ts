@@ -7,6 +7,6 @@
  */
 
 export { ApplyWorker } from "./worker.ts";
-export type { ApplyCounters, ApplyTarget, ApplyWorkerOptions } from "./worker.ts";
+export type { ApplyCounters, ApplyTarget, ApplyWorkerOptions, BatchLimits } from "./worker.ts";
 export { JournalMismatchError, Store } from "./store.ts";
 export type { DeadLetter, ReplayOutcome } from "./store.ts";

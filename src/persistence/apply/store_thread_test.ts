@@ -3,7 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { LogHub } from "../../util/log.ts";
 import { migrate } from "../backends/migrations.ts";
 import { isTransientDbError, type SqlDb, THREAD_LOST_CODE } from "../backends/sql_db.ts";
-import { SqliteStoreDb } from "../backends/sqlite_store_db.ts";
+import { MAIN_BATCH, SqliteStoreDb, THREAD_BATCH } from "../backends/sqlite_store_db.ts";
 import { openThreadedStore, type ThreadedStore } from "../backends/sqlite_thread_test_util.ts";
 import type { JournalEntry, SeqEntry } from "../types.ts";
 import { JournalMismatchError, Store } from "./store.ts";
@@ -84,6 +84,7 @@ Deno.test("on the thread, a database bound to another journal stops the batch wi
 
 Deno.test("a thread lost mid-batch rejects it as transient; the retry and later batches run on the main connection once", () =>
   threaded(async (t, store) => {
+    assert.deepEqual(t.db.batchLimits(), THREAD_BATCH, "larger batches while they go to the thread");
     await store.applyBatch(seqs(1, 2), 2, T0);
     const big = seqs(3, 2000);
     const inFlight = store.applyBatch(big, 2000, T0);
@@ -94,6 +95,7 @@ Deno.test("a thread lost mid-batch rejects it as transient; the retry and later 
       return true;
     });
     assert.equal(await t.db.threadRunning(), false);
+    assert.deepEqual(t.db.batchLimits(), MAIN_BATCH, "batches small again: they block the event loop");
     // The apply worker retries: whether or not the lost run committed, the records are there once.
     await store.applyBatch(big, 2000, T0);
     await store.applyBatch(seqs(1, 2), 2, T0);

@@ -32,6 +32,14 @@ import { errorText, type JournalEntry, PersistenceError, type SeqEntry } from ".
 /** Default of {@link ApplyWorkerOptions.maxBatchBytes}. */
 const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
+/** How large one batch may be. */
+export interface BatchLimits {
+  /** Records from the queue. */
+  readonly records: number;
+  /** Bytes of record JSON (the batch ends with the record that reaches it). */
+  readonly bytes: number;
+}
+
 /** Where the worker applies records (the {@link Store}). */
 export interface ApplyTarget {
   applyBatch(batch: readonly SeqEntry[], through: number, now: number): Promise<void>;
@@ -54,6 +62,12 @@ export interface ApplyWorkerOptions {
   readonly replayBatchSize?: number;
   /** Bytes of record JSON per transaction: a batch ends with the record that reaches it (default 8 MiB). */
   readonly maxBatchBytes?: number;
+  /**
+   * Asked before each batch, overrides `batchSize` and `maxBatchBytes` (the
+   * embedded store: small batches while it applies on the event loop's
+   * thread, large ones once it applies on a thread of its own).
+   */
+  readonly limits?: () => BatchLimits;
   /** Bytes of record JSON the queue holds at most (default 64 MiB; small records count 256). */
   readonly maxQueueBytes?: number;
   /** How long a record waits for room in a full queue (default 100 ms). */
@@ -88,6 +102,7 @@ export class ApplyWorker {
   };
   readonly #o: ApplyWorkerOptions;
   readonly #backlog: Backlog;
+  readonly #limits: () => BatchLimits;
   readonly #intake: ApplyIntake;
   #nextSeq: number;
   #processed: number;
@@ -102,7 +117,9 @@ export class ApplyWorker {
 
   constructor(o: ApplyWorkerOptions) {
     this.#o = o;
-    this.#backlog = new Backlog(o.journal, o.replayBatchSize ?? 2000, o.maxBatchBytes ?? MAX_BATCH_BYTES);
+    const fixed = { records: o.batchSize ?? 256, bytes: o.maxBatchBytes ?? MAX_BATCH_BYTES };
+    this.#limits = o.limits ?? (() => fixed);
+    this.#backlog = new Backlog(o.journal, o.replayBatchSize ?? 2000, () => this.#limits().bytes);
     this.#intake = new ApplyIntake({
       clock: o.clock,
       log: o.log,
@@ -207,7 +224,8 @@ export class ApplyWorker {
 
   /** The next batch; null when there is nothing to do; empty to loop again. */
   async #take(): Promise<Item[] | null> {
-    const queued = this.#intake.take(this.#o.batchSize ?? 256, this.#o.maxBatchBytes ?? MAX_BATCH_BYTES);
+    const limits = this.#limits();
+    const queued = this.#intake.take(limits.records, limits.bytes);
     if (queued) return queued;
     if (this.#intake.mode === "memory") return null;
     const { before, items } = await this.#backlog.read(this.#nextSeq);

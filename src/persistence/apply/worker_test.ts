@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../util/clock.ts";
 import { LogHub } from "../../util/log.ts";
-import { type ApplyTarget, ApplyWorker } from "./worker.ts";
+import { type ApplyTarget, ApplyWorker, type BatchLimits } from "./worker.ts";
 import { Journal } from "../journal/journal.ts";
 import { faultyJournalFiles } from "../journal/faults_test_util.ts";
 import type { JournalEntry, SeqEntry } from "../types.ts";
@@ -50,7 +50,14 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 }
 
 async function setup(
-  o: { capacity?: number; applied?: number; before?: number; maxQueueBytes?: number; maxBatchBytes?: number } = {},
+  o: {
+    capacity?: number;
+    applied?: number;
+    before?: number;
+    maxQueueBytes?: number;
+    maxBatchBytes?: number;
+    limits?: () => BatchLimits;
+  } = {},
 ) {
   const dir = await Deno.makeTempDir();
   const clock = new ManualClock();
@@ -70,6 +77,7 @@ async function setup(
     appliedSeq: o.applied ?? 0,
     ...(o.maxQueueBytes ? { maxQueueBytes: o.maxQueueBytes } : {}),
     ...(o.maxBatchBytes ? { maxBatchBytes: o.maxBatchBytes } : {}),
+    ...(o.limits ? { limits: o.limits } : {}),
   });
   const add = (i: number) => {
     const e = entry(i);
@@ -231,5 +239,28 @@ Deno.test("apply worker bounds its queue and each batch by bytes too (telemetry 
     [[11, true]],
     [[13, true]],
   ], "one bundle per transaction; read back from the journal with its JSON");
+  await s.close();
+});
+
+Deno.test("apply worker asks its limits before each batch: from the journal files and from the queue", async () => {
+  // Read back from the files first, bounded by bytes: any record's JSON is over one byte, so one record a batch.
+  let limits: BatchLimits = { records: 100, bytes: 1 };
+  const s = await setup({ before: 4, limits: () => limits });
+  s.worker.start();
+  await s.worker.idle();
+  await until(() => s.worker.mode === "memory", "caught up");
+  assert.deepEqual(s.target.batches.map((b) => b.length), [1, 1, 1, 1]);
+  // Then from the queue, bounded by records: the limits of the moment each batch is taken.
+  let release!: () => void;
+  s.target.gate = new Promise((resolve) => (release = resolve));
+  s.add(5);
+  await until(() => s.target.calls === 5, "a batch in flight");
+  for (let i = 6; i <= 13; i++) s.add(i);
+  limits = { records: 3, bytes: Infinity };
+  s.target.gate = null;
+  release();
+  await s.worker.idle();
+  assert.deepEqual(s.target.applied, Array.from({ length: 13 }, (_, i) => i + 1));
+  assert.deepEqual(s.target.batches.map((b) => b.length), [1, 1, 1, 1, 1, 3, 3, 2]);
   await s.close();
 });

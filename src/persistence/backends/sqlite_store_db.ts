@@ -59,6 +59,16 @@ import { type SqliteThread, startSqliteThread } from "./sqlite_thread.ts";
  */
 export const SQLITE_APPLY_BATCH_BYTES = 256 * 1024;
 
+/**
+ * Batch limits on the store's thread: the event loop's share of a batch is
+ * planning it and one message, and every batch waits for the thread's answer
+ * (and for its checkpoints), so small batches would let the apply queue fall
+ * behind at 300 rooms (measured: the queue filled and went journal-only).
+ */
+export const THREAD_BATCH = { records: 2048, bytes: 4 * 1024 * 1024 } as const;
+/** Batch limits on the main connection (see {@link SQLITE_APPLY_BATCH_BYTES}). */
+export const MAIN_BATCH = { records: 256, bytes: SQLITE_APPLY_BATCH_BYTES } as const;
+
 /** Commits within {@link BUSY_WINDOW_MS} that make the store busy enough for its thread. */
 export const BUSY_COMMITS = 50;
 /** The window of {@link BUSY_COMMITS}, ms. */
@@ -140,6 +150,11 @@ export class SqliteStoreDb implements SqlDb {
   /** Opens (creating when missing) the store at `path` (`:memory:` for tests, never with a thread). The caller holds the owner lock. */
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStoreDb {
     return new SqliteStoreDb(SqliteDb.open(path, "normal"), path, options);
+  }
+
+  /** How large the next apply batch may be: larger once batches go to the thread (`ApplyWorkerOptions.limits`). */
+  batchLimits(): { readonly records: number; readonly bytes: number } {
+    return this.#running?.alive && !this.#closing ? THREAD_BATCH : MAIN_BATCH;
   }
 
   /** True once the thread runs (waiting for one that is starting): checkpoints and apply batches are then its. */
