@@ -24,7 +24,7 @@ Deno.test("http /api/ws refuses a client message over its limit as it arrives (c
   const dev = createDevApi();
   const upstream = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => dev.fetch(req));
   const port = freePort();
-  const httpPort = freePort();
+  const httpPort = freePort(50, [port]);
   const server = spawnServer({
     port,
     dataDir,

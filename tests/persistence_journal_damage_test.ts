@@ -35,7 +35,7 @@ Deno.test({
     const dataDir = await dirs.fresh();
     const upstream = serveDevApi();
     const port = freePort();
-    const httpPort = freePort();
+    const httpPort = freePort(50, [port]);
     const acked = new Map<number, number>(); // record id → user
     let server = spawnServer({
       dataDir,

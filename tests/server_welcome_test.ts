@@ -2,6 +2,7 @@
  * The welcome message after login (spec 3 §2.3 `welcome`, spec 2 §4.2).
  */
 import { deepEqual, equal } from "node:assert/strict";
+import { Admin } from "../src/server/admin.ts";
 import { renderWelcomeLine } from "../src/server/welcome.ts";
 import { expectLog, waitUntil } from "./support/describe.ts";
 import { startHarness } from "./support/harness.ts";
@@ -93,4 +94,33 @@ Deno.test("renderWelcomeLine fills [time] only when show_time is on", () => {
     renderWelcomeLine("[top_playtime] [active_rooms]", { ...base, showTime: false }),
     "nobody yet none yet, create one!",
   );
+});
+
+Deno.test("the online player count follows logins, a relogin, a kick and disconnects without recounting", async () => {
+  const h = await startHarness({ config: { heartbeat_timeout: 86_400 } });
+  const core = h.server.core;
+  // What countOnlinePlayers() used to compute per call: normal users with a live session.
+  const recount = () => [...core.users.values()].filter((u) => u.session !== null && u.category === "normal").length;
+  const same = (n: number) => {
+    equal(core.countOnlinePlayers(), n);
+    equal(recount(), n);
+  };
+  same(0);
+  const alice = await h.login(100);
+  const bob = await h.login(200);
+  const carol = await h.login(300);
+  same(3);
+  const again = await h.login(100); // Takes Alice's binding over: still one player.
+  await alice.closed;
+  same(3);
+  new Admin(core).kickUser(200);
+  await bob.closed;
+  same(2);
+  await again.close();
+  await waitUntil(() => recount() === 1);
+  same(1);
+  await carol.close();
+  await waitUntil(() => recount() === 0);
+  same(0);
+  await h.close();
 });

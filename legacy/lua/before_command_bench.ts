@@ -84,7 +84,7 @@ export async function setup(lua: string | null): Promise<() => void | Promise<vo
     session.login.begin();
     session.activate("normal", id);
     const user = upsertUser(server.core, id, `P${id}`, "en-US", "normal");
-    user.session = session;
+    server.core.bindSession(user, session);
     const room = server.core.rooms.get("bench")!;
     server.core.apply(
       "bench",

@@ -120,8 +120,32 @@ export class SqliteDb implements Db {
   #inTx = false;
   #closed = false;
 
-  private constructor(db: DatabaseSync) {
+  /** Milliseconds spent inside SQLite (see {@link busyMs}). */
+  #busy = 0;
+  readonly #now: () => number;
+
+  private constructor(db: DatabaseSync, now: () => number) {
     this.#db = db;
+    this.#now = now;
+  }
+
+  /**
+   * Milliseconds this connection has spent running statements so far: the
+   * calling thread is blocked meanwhile (`node:sqlite` is synchronous). The
+   * embedded store moves its writes to a thread of their own by this figure.
+   */
+  get busyMs(): number {
+    return this.#busy;
+  }
+
+  /** Runs a script, timed. */
+  #script(sql: string): void {
+    const start = this.#now();
+    try {
+      this.#db.exec(sql);
+    } finally {
+      this.#busy += this.#now() - start;
+    }
   }
 
   /**
@@ -133,7 +157,7 @@ export class SqliteDb implements Db {
    * without an fsync, which the game server's store uses because its journal
    * holds every record until a checkpoint (`src/persistence`).
    */
-  static open(path: string, sync: SqliteSync = "full"): SqliteDb {
+  static open(path: string, sync: SqliteSync = "full", now: () => number = () => performance.now()): SqliteDb {
     let db: DatabaseSync;
     try {
       db = new DatabaseSync(path);
@@ -145,7 +169,7 @@ export class SqliteDb implements Db {
         cause: error,
       });
     }
-    return new SqliteDb(db);
+    return new SqliteDb(db, now);
   }
 
   #run<T extends DbRow>(sql: string, params: readonly DbParam[]): T[] {
@@ -157,9 +181,14 @@ export class SqliteDb implements Db {
       if (this.#prepared.size >= STATEMENT_CACHE) this.#prepared.clear();
       if (!/^\s*(CREATE|DROP|ALTER)\b/i.test(sql)) this.#prepared.set(sql, p);
     }
-    // Statements that return no rows (INSERT without RETURNING, DDL) still go through all().
-    const rows = p.stmt.all(...bind(params)) as Record<string, unknown>[];
-    return rows.map((r) => decodeRow(r, p.decode)) as T[];
+    const start = this.#now();
+    try {
+      // Statements that return no rows (INSERT without RETURNING, DDL) still go through all().
+      const rows = p.stmt.all(...bind(params)) as Record<string, unknown>[];
+      return rows.map((r) => decodeRow(r, p.decode)) as T[];
+    } finally {
+      this.#busy += this.#now() - start;
+    }
   }
 
   /**
@@ -178,7 +207,7 @@ export class SqliteDb implements Db {
       Promise.resolve(this.#run<T>(sql, params)),
     exec: (script: string) => {
       if (this.#closed) return Promise.reject(new DbError("Cannot run a script: the database is closed"));
-      this.#db.exec(script);
+      this.#script(script);
       // A script may change the schema: statements prepared before it may no longer apply.
       this.#prepared.clear();
       return Promise.resolve();
@@ -209,13 +238,13 @@ export class SqliteDb implements Db {
     await this.#idle();
     this.#inTx = true;
     try {
-      this.#db.exec("BEGIN IMMEDIATE");
+      this.#script("BEGIN IMMEDIATE");
       try {
         const result = await fn(this.#direct);
-        this.#db.exec("COMMIT");
+        this.#script("COMMIT");
         return result;
       } catch (error) {
-        if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
+        if (this.#db.isTransaction) this.#script("ROLLBACK");
         throw error;
       }
     } finally {

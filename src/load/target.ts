@@ -29,10 +29,12 @@ export interface OpenTarget {
 const LOW = 20000;
 const HIGH = 32000;
 
-/** A port below the ephemeral range (32768+) that was free a moment ago. */
-export function freePort(attempts = 50): number {
+/** A port below the ephemeral range (32768+) that was free a moment ago, and not one of `except`. */
+export function freePort(attempts = 50, except: readonly number[] = []): number {
   for (let i = 0;; i++) {
     const port = LOW + Math.floor(Math.random() * (HIGH - LOW));
+    // Two ports picked one after the other for one server (game and HTTP) must differ: the first is free again.
+    if (except.includes(port)) continue;
     try {
       Deno.listen({ hostname: "127.0.0.1", port }).close();
       return port;

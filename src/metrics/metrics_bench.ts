@@ -44,7 +44,7 @@ async function server(sessions: number, rooms: number): Promise<GameServer> {
     const session = s.attach(idle, "127.0.0.1")!;
     session.login.begin();
     session.activate("normal", i);
-    upsertUser(s.core, i, `Player${i}`, "en-US", "normal").session = session;
+    s.core.bindSession(upsertUser(s.core, i, `Player${i}`, "en-US", "normal"), session);
   }
   // Rooms through the operations layer, the one operator path.
   const ops = createOps({ server: s });

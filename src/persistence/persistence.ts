@@ -108,7 +108,21 @@ export class Persistence {
       }, this.#o.periods ?? {});
       const failed = (error: unknown, e: DomainEvent) =>
         this.#writer.listenerFailed("cannot record an event", error, { kind: e.kind });
-      if (this.#o.bus) this.#unlisten = this.#recording.listen(this.#o.bus, failed);
+      if (this.#o.bus) {
+        const unlisten = this.#recording.listen(this.#o.bus, failed);
+        // The first round: telemetry indexes and results will be applied for as long as people play.
+        const unplay = storage.db.expectBusy
+          ? this.#o.bus.listen((e) => {
+            if (e.kind !== "round.started") return;
+            storage.db.expectBusy?.();
+            unplay?.();
+          })
+          : null;
+        this.#unlisten = () => {
+          unlisten();
+          unplay?.();
+        };
+      }
       log.info("persistence open", {
         backend: storage.db.backend,
         data_dir: config.data_dir,

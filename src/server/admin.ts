@@ -125,7 +125,7 @@ export class Admin {
     const core = this.#core;
     core.removeFromRoom(user, why);
     const session = user.session;
-    user.session = null;
+    core.bindSession(user, null);
     core.users.delete(user.id);
     clearDangle(core, user);
     if (session) {

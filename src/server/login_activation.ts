@@ -107,7 +107,7 @@ class LoginBinding implements LoginOwner {
     if (!user) return;
     this.previous = user.session !== this.session ? user.session : null;
     user.pending = null;
-    user.session = this.session;
+    this.core.bindSession(user, this.session);
     const previous = this.previous;
     if (previous) {
       // The old binding ends here: one offline for it, one online for the new one.

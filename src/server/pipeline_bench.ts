@@ -42,7 +42,7 @@ function setup(hooks: number) {
   session.login.begin();
   session.activate("normal", 100);
   const user = upsertUser(server.core, 100, "Alice", "en-US", "normal");
-  user.session = session;
+  server.core.bindSession(user, session);
   const inbound: Inbound = {
     cmd: { type: "Touches", frames: [{ time: 1, points: [] }] },
     raw: new Uint8Array(0),

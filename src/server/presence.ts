@@ -48,7 +48,7 @@ export function upsertUser(
     user.name = name;
     user.language = language;
     user.locale = resolveLocale(language);
-    user.category = category;
+    core.setCategory(user, category);
   }
   return user;
 }
@@ -59,7 +59,7 @@ export function sessionClosed(core: ServerCore, session: Session): void {
   if (session.userId === null) return;
   const user = core.users.get(session.userId);
   if (!user || user.session !== session) return;
-  user.session = null;
+  core.bindSession(user, null);
   core.ctx.bus.publish({ kind: "user.offline", user: user.id, name: user.name });
   // A login in flight decides what follows (spec 3 §3.2): it takes over, or its rollback calls `dangle`.
   if (user.pending) return;

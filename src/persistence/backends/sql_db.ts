@@ -76,6 +76,12 @@ export interface SqlDb extends Queryable {
    * use {@link transaction}.
    */
   runGuarded?(guard: BatchGuard, statements: readonly SqlStatement[]): Promise<GuardedOutcome>;
+  /**
+   * Heavy writes are coming (play began): a backend that moves its writes
+   * off the event loop's thread when busy (the embedded store) does so now
+   * rather than once it measured them.
+   */
+  expectBusy?(): void;
   /** Takes the database's owner lock again if it was lost (PostgreSQL; `postgres_owner_lock.ts`). */
   keepOwnerLock?(): Promise<void>;
   close(): Promise<void>;

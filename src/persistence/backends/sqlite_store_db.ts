@@ -11,7 +11,8 @@
  * {@link SqliteStoreDb.checkpoint} — run before journal segments are
  * deleted (`persistence_jobs.ts` `compact`) — writes the log into the file
  * and fsyncs both, so what the journal lets go of has survived a power loss.
- * Once the store is busy ({@link BUSY_COMMITS} commits within
+ * Once play begins ({@link SqliteStoreDb.expectBusy}), or the store is busy
+ * anyway ({@link BUSY_MS} inside SQLite on the main connection within
  * {@link BUSY_WINDOW_MS}), a worker thread with a connection of its own to
  * the same file (`sqlite_thread.ts`) takes two jobs off the event loop's
  * thread: WAL checkpoints, in the background instead of inside commits
@@ -69,18 +70,27 @@ export const THREAD_BATCH = { records: 2048, bytes: 4 * 1024 * 1024 } as const;
 /** Batch limits on the main connection (see {@link SQLITE_APPLY_BATCH_BYTES}). */
 export const MAIN_BATCH = { records: 256, bytes: SQLITE_APPLY_BATCH_BYTES } as const;
 
-/** Commits within {@link BUSY_WINDOW_MS} that make the store busy enough for its thread. */
-export const BUSY_COMMITS = 50;
-/** The window of {@link BUSY_COMMITS}, ms. */
-export const BUSY_WINDOW_MS = 10_000;
+/**
+ * Milliseconds spent inside SQLite on the main connection within
+ * {@link BUSY_WINDOW_MS} that make the store busy enough for its thread
+ * when nobody said so ({@link SqliteStoreDb.expectBusy}, called when play
+ * begins): 5 % of the event loop over half a minute. A burst of 10,000
+ * logins makes ~1 s of SQLite over 20 s (measured), not worth the thread's
+ * memory for the idle hours after it.
+ */
+export const BUSY_MS = 1500;
+/** The window of {@link BUSY_MS}, ms. */
+export const BUSY_WINDOW_MS = 30_000;
 
 /** SQLite's own checkpoint threshold (pages of log), given back to the main connection when the thread is lost. */
 const AUTO_CHECKPOINT_PAGES = 1000;
 
 /** Options of {@link SqliteStoreDb.open}. */
 export interface SqliteStoreOptions {
-  /** Commits within {@link BUSY_WINDOW_MS} that start the thread (default {@link BUSY_COMMITS}); 0 starts it at open. */
-  readonly threadAfterCommits?: number;
+  /** Milliseconds inside SQLite on the main connection within {@link BUSY_WINDOW_MS} that start the thread (default {@link BUSY_MS}); 0 starts it at open. */
+  readonly threadAfterMs?: number;
+  /** Monotonic milliseconds that time statements and the window (default `performance.now`; tests inject one). */
+  readonly now?: () => number;
   /** Starts the thread (default {@link startSqliteThread}); tests wrap it to watch or end the thread. */
   readonly startThread?: (path: string) => Promise<SqliteThread>;
 }
@@ -94,6 +104,7 @@ export class SqliteStoreDb implements SqlDb {
   readonly #db: SqliteDb;
   readonly #path: string;
   readonly #threadAfter: number;
+  readonly #now: () => number;
   readonly #startThread: (path: string) => Promise<SqliteThread>;
   /** The thread once the store got busy; it resolves to null when the thread could not start. */
   #thread: Promise<SqliteThread | null> | null = null;
@@ -101,26 +112,47 @@ export class SqliteStoreDb implements SqlDb {
   #running: SqliteThread | null = null;
   #closing = false;
   #windowStart = 0;
-  #windowCommits = 0;
+  /** The connection's {@link SqliteDb.busyMs} at {@link #windowStart}. */
+  #windowBusy = 0;
+  /** The connection's {@link SqliteDb.busyMs} after the last transaction. */
+  #lastBusy = 0;
 
   private constructor(db: SqliteDb, path: string, options: SqliteStoreOptions) {
     this.#db = db;
     this.#path = path;
-    this.#threadAfter = options.threadAfterCommits ?? BUSY_COMMITS;
+    this.#threadAfter = options.threadAfterMs ?? BUSY_MS;
+    this.#now = options.now ?? (() => performance.now());
     this.#startThread = options.startThread ?? startSqliteThread;
     if (this.#threadAfter <= 0 && path !== ":memory:") this.#start();
   }
 
-  /** Counts a commit; the {@link SqliteStoreOptions.threadAfterCommits}th within {@link BUSY_WINDOW_MS} starts the thread. */
-  #committed(): void {
+  /**
+   * After a transaction on the main connection: the
+   * {@link SqliteStoreOptions.threadAfterMs} spent inside SQLite within
+   * {@link BUSY_WINDOW_MS} start the thread (the connection's own count:
+   * the time other work ran between a transaction's statements is not
+   * SQLite's).
+   */
+  #spent(): void {
     if (this.#thread || this.#path === ":memory:") return;
-    const now = performance.now();
+    const now = this.#now();
+    const busy = this.#db.busyMs;
     if (now - this.#windowStart > BUSY_WINDOW_MS) {
+      // A new window, starting with the transaction just run.
       this.#windowStart = now;
-      this.#windowCommits = 0;
+      this.#windowBusy = this.#lastBusy;
     }
-    if (++this.#windowCommits < this.#threadAfter) return;
-    this.#start();
+    this.#lastBusy = busy;
+    if (busy - this.#windowBusy >= this.#threadAfter) this.#start();
+  }
+
+  /** Runs a transaction on the main connection, then {@link #spent}. */
+  async #timed<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } finally {
+      this.#spent();
+    }
   }
 
   #start(): void {
@@ -149,7 +181,12 @@ export class SqliteStoreDb implements SqlDb {
 
   /** Opens (creating when missing) the store at `path` (`:memory:` for tests, never with a thread). The caller holds the owner lock. */
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStoreDb {
-    return new SqliteStoreDb(SqliteDb.open(path, "normal"), path, options);
+    return new SqliteStoreDb(SqliteDb.open(path, "normal", options.now), path, options);
+  }
+
+  /** Play began: the thread starts now (`SqlDb.expectBusy`); 300 rooms make ~300 ms of SQLite per 10 s. */
+  expectBusy(): void {
+    if (!this.#thread && this.#path !== ":memory:" && !this.#closing) this.#start();
   }
 
   /** How large the next apply batch may be: larger once batches go to the thread (`ApplyWorkerOptions.limits`). */
@@ -170,15 +207,16 @@ export class SqliteStoreDb implements SqlDb {
    * connection.
    */
   async runGuarded(guard: BatchGuard, statements: readonly SqlStatement[]): Promise<GuardedOutcome> {
-    this.#committed();
     const thread = this.#running;
     if (thread?.alive && !this.#closing) return await thread.runGuarded(guard, statements);
-    return await this.#db.transaction(async (tx) => {
-      const [row] = await tx.query(guard.sql);
-      if (!guardPasses(guard, row)) return { ran: false, row };
-      for (const s of statements) await tx.query(s.sql, s.params as readonly DbParam[]);
-      return { ran: true, row };
-    });
+    return await this.#timed(() =>
+      this.#db.transaction(async (tx) => {
+        const [row] = await tx.query(guard.sql);
+        if (!guardPasses(guard, row)) return { ran: false, row };
+        for (const s of statements) await tx.query(s.sql, s.params as readonly DbParam[]);
+        return { ran: true, row };
+      })
+    );
   }
 
   query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -190,13 +228,14 @@ export class SqliteStoreDb implements SqlDb {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    this.#committed();
-    return this.#db.transaction((tx) =>
-      fn({
-        query: <R extends Row = Row>(sql: string, params: readonly unknown[] = []) =>
-          tx.query<R>(sql, params as readonly DbParam[]),
-        exec: (script: string) => tx.exec(script),
-      })
+    return this.#timed(() =>
+      this.#db.transaction((tx) =>
+        fn({
+          query: <R extends Row = Row>(sql: string, params: readonly unknown[] = []) =>
+            tx.query<R>(sql, params as readonly DbParam[]),
+          exec: (script: string) => tx.exec(script),
+        })
+      )
     );
   }
 

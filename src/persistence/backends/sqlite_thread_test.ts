@@ -3,20 +3,53 @@ import { DatabaseSync } from "node:sqlite";
 import { LogHub } from "../../util/log.ts";
 import { migrate } from "./migrations.ts";
 import { startSqliteThread } from "./sqlite_thread.ts";
-import { BUSY_COMMITS, SqliteStoreDb } from "./sqlite_store_db.ts";
+import { BUSY_MS, BUSY_WINDOW_MS, SqliteStoreDb } from "./sqlite_store_db.ts";
 
 const log = new LogHub({ level: "error", sink: () => {} }).logger();
+
+/** A clock where every reading is `cost` ms after the last: each statement then takes `cost` ms of SQLite. */
+function statementClock(): { now: () => number; cost: number; t: number } {
+  const c = { cost: 0, t: 0, now: () => (c.t += c.cost) };
+  return c;
+}
+
+Deno.test("many quick commits start no thread; statements taking 2 % of the event loop do", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const clock = statementClock();
+    const db = SqliteStoreDb.open(`${dir}/chorus.sqlite`, { now: clock.now });
+    await migrate(db, log, 0);
+    // A login burst: many commits (BEGIN, INSERT, COMMIT) of under a millisecond each.
+    clock.cost = 0.3;
+    for (let i = 0; i < 150; i++) {
+      await db.transaction((tx) => tx.query("INSERT INTO settings VALUES ($1, '1', 0)", [`login${i}`]));
+    }
+    assert.equal(await db.threadRunning(), false, "150 commits of 0.9 ms in a window are not busy");
+    // Play, in a later window: batches of 45 ms.
+    clock.t += BUSY_WINDOW_MS;
+    clock.cost = 15;
+    for (let i = 0; i < Math.ceil(BUSY_MS / 45); i++) {
+      assert.equal(await db.threadRunning(), false);
+      await db.transaction((tx) => tx.query("INSERT INTO settings VALUES ($1, '1', 0)", [`batch${i}`]));
+    }
+    assert.equal(await db.threadRunning(), true, `${BUSY_MS} ms of statements within ${BUSY_WINDOW_MS} ms are`);
+    await db.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 Deno.test("a busy embedded store turns SQLite's checkpoints inside commits off once its thread runs", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/chorus.sqlite`;
-    const db = SqliteStoreDb.open(path);
+    const clock = statementClock();
+    const db = SqliteStoreDb.open(path, { now: clock.now });
     await migrate(db, log, 0);
     assert.equal(await db.threadRunning(), false, "an idle store has no thread");
-    for (let i = 0; i < BUSY_COMMITS; i++) {
-      await db.transaction((tx) => tx.query("INSERT INTO settings VALUES ($1, '1', 0)", [`busy${i}`]));
-    }
+    clock.cost = BUSY_MS;
+    await db.transaction((tx) => tx.query("INSERT INTO settings VALUES ('busy', '1', 0)"));
+    clock.cost = 0;
     assert.equal(await db.threadRunning(), true, "a busy one has");
     // Over 1,000 pages of log: SQLite would have checkpointed inside one of these commits.
     const big = "x".repeat(3000);

@@ -65,7 +65,7 @@ export async function openThreadedStore(options: SqliteThreadOptions = {}): Prom
   const runs: ThreadRun[] = [];
   let started: SqliteThread | undefined;
   const db = SqliteStoreDb.open(path, {
-    threadAfterCommits: 0,
+    threadAfterMs: 0,
     startThread: async (p) => (started = await startSqliteThread(p, options), recording(started, runs)),
   });
   if (!(await db.threadRunning()) || !started) throw new Error("the store's thread did not start");
