@@ -12,7 +12,7 @@ import { Histogram, type LatencySummary } from "./stats.ts";
 
 const MAX_SAMPLES = 20;
 
-/** Counts errors by kind and keeps the first few messages. */
+/** Counts errors by kind and keeps the first few messages, and the first of every kind. */
 export class ErrorTally {
   #byKind = new Map<string, number>();
   #samples: string[] = [];
@@ -21,8 +21,11 @@ export class ErrorTally {
   /** Records one error. */
   add(kind: string, detail: string): void {
     this.#total++;
-    this.#byKind.set(kind, (this.#byKind.get(kind) ?? 0) + 1);
-    if (this.#samples.length < MAX_SAMPLES) this.#samples.push(`${kind}: ${detail}`);
+    const seen = this.#byKind.get(kind) ?? 0;
+    this.#byKind.set(kind, seen + 1);
+    // A kind that shows up late (after a flood of another) still gets its message into the report.
+    const room = this.#samples.length < MAX_SAMPLES || (seen === 0 && this.#samples.length < 2 * MAX_SAMPLES);
+    if (room) this.#samples.push(`${kind}: ${detail}`);
   }
 
   /** Records an error thrown by a client operation, classified by its code. */

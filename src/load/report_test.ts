@@ -45,3 +45,14 @@ Deno.test("buildReport adds the error and lag rows and keeps the figures", () =>
   // The JSON form round-trips.
   deepEqual(JSON.parse(JSON.stringify(report)).options.sessions, 5);
 });
+
+Deno.test("error tally keeps the first messages and the first of a kind that comes after a flood", () => {
+  const errors = new ErrorTally();
+  for (let i = 0; i < 30; i++) errors.add("Authenticate/timeout", `no reply ${i}`);
+  errors.add("Played/rejected", "upstream said 502");
+  errors.add("Played/rejected", "upstream said 503");
+  const json = errors.toJSON();
+  deepEqual(json.byKind, { "Authenticate/timeout": 30, "Played/rejected": 2 });
+  equal(json.samples.length, 21);
+  equal(json.samples.at(-1), "Played/rejected: upstream said 502");
+});

@@ -80,15 +80,16 @@ async function once(
   inspect: boolean,
 ): Promise<Sample> {
   const inspectPort = freePort();
+  const port = freePort(50, [inspectPort]);
   const [deno, ...rest] = mainArgs("start");
   const args = [
     deno!,
     ...(inspect ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
     ...rest,
     "--port",
-    String(freePort()),
+    String(port),
     "--http-port",
-    String(freePort()),
+    String(freePort(50, [inspectPort, port])),
     "--data-dir",
     dataDir,
     ...extra,
