@@ -43,7 +43,8 @@ export const EMBEDDED = [
  * The runtime memory flags of `deno task start` (`--v8-flags=…`,
  * `--no-code-cache` in `deno.json`), baked into the binary so that
  * `chorus start` runs with the memory settings the task has (issue 15: a
- * 2 MiB semi-space, no code cache held open). Empty when the task sets none.
+ * 2 MiB semi-space, a heap grown to 1.5 times what is live, no code cache
+ * held open). Empty when the task sets none.
  */
 export function startRuntimeFlags(denoJson: string): string[] {
   const task = String(JSON.parse(denoJson).tasks?.start ?? "");
