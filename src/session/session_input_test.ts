@@ -27,16 +27,20 @@ class FakeLink implements PushLink {
   }
 }
 
-function setup(mailboxLimit = 2) {
+/** Handles a chat command by its text: nothing returned for a synchronous handler, `wait` for one that waits. */
+type TextHandler = (text: string, wait: () => Promise<void>) => Promise<void> | void;
+
+function setup(mailboxLimit = 2, byText: TextHandler = (_text, wait) => wait()) {
   const link = new FakeLink();
   const handled: string[] = [];
   const release: (() => void)[] = [];
   const counted: string[] = [];
   const hooks: SessionHooks = {
-    // Every command waits until the test releases it: the mailbox fills.
+    // By default every command waits until the test releases it: the mailbox fills.
     handle: (_s, inbound) => {
-      handled.push(inbound.cmd.type === "Chat" ? inbound.cmd.message : inbound.cmd.type);
-      return new Promise<void>((resolve) => release.push(resolve));
+      const text = inbound.cmd.type === "Chat" ? inbound.cmd.message : inbound.cmd.type;
+      handled.push(text);
+      return byText(text, () => new Promise<void>((resolve) => release.push(resolve)));
     },
     closed: () => {},
     count: (name) => void counted.push(name),
@@ -106,4 +110,28 @@ Deno.test("Ping before login is answered with Pong through the socket's own buff
   session.end();
   equal(session.closeReason, "eof");
   equal(await session.done, "eof");
+});
+
+Deno.test("commands whose handler finishes synchronously run as they are split, in order; a promise holds the rest", async () => {
+  const errors: string[] = [];
+  // Synchronous handlers for "s…" (telemetry, most room commands), a throwing one for "x…", a promise for the rest.
+  const { link, handled, release, session } = setup(8, (text, wait) => {
+    if (text.startsWith("x")) {
+      errors.push(text);
+      throw new Error("handler bug");
+    }
+    return text.startsWith("s") ? undefined : wait();
+  });
+  session.login.begin();
+  session.activate("normal", 1);
+  session.data(new Uint8Array([1]));
+  session.data(new Uint8Array([...chat("s1"), ...chat("x1"), ...chat("s2"), ...chat("a1"), ...chat("s3")]));
+  // No turn of the event loop: everything up to the first handler that returned a promise ran already.
+  deepEqual(handled, ["s1", "x1", "s2", "a1"]);
+  deepEqual(errors, ["x1"], "a throwing handler is logged and the next command runs");
+  release.shift()!();
+  await tick();
+  deepEqual(handled, ["s1", "x1", "s2", "a1", "s3"], "the rest once the promise settled");
+  deepEqual(link.calls, [], "the mailbox never filled");
+  session.close("shutdown");
 });
