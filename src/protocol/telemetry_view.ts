@@ -191,6 +191,11 @@ export function readClientCommand(payload: Uint8Array, owned: boolean): ClientCo
   return tag === TOUCHES ? new TouchesCommand(raw, walk.count, walk.items) : new JudgesCommand(raw, walk.count);
 }
 
+/** Frames or judge events of a telemetry command (what its stored segment counts as messages' contents). */
+export function telemetryCount(cmd: TelemetryCommandValue): number {
+  return cmd instanceof TouchesCommand || cmd instanceof JudgesCommand ? cmd.count : countsOf(cmd)[0];
+}
+
 /** Items of a telemetry command for its budget: frames and their points, or judge events. */
 export function telemetryItems(cmd: TelemetryCommandValue): number {
   return cmd instanceof TouchesCommand || cmd instanceof JudgesCommand ? cmd.items : countsOf(cmd)[1];

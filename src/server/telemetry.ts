@@ -7,13 +7,7 @@
  * @module
  */
 
-import {
-  type ClientCommandOf,
-  type JudgeEvent,
-  JudgesCommand,
-  TouchesCommand,
-  type TouchFrame,
-} from "../protocol/mod.ts";
+import { type ClientCommandOf, type JudgeEvent, telemetryCount, type TouchFrame } from "../protocol/mod.ts";
 import type { CommandContext } from "./command_context.ts";
 import type { ServerCore } from "./core.ts";
 
@@ -76,7 +70,7 @@ interface RoomRef {
 }
 
 /** What the bus events of relayed telemetry share (`events/types.ts` "touches", "judges"). */
-abstract class RelayedTelemetry {
+abstract class RelayedTelemetry<C extends ClientCommandOf<"Touches" | "Judges">> {
   readonly room: string;
   readonly uuid: string;
   readonly hidden: boolean;
@@ -88,46 +82,40 @@ abstract class RelayedTelemetry {
   /** Stamped by the bus (declared here so that every event has one shape). */
   seq = 0;
   time = 0;
+  /** The command (not an own property: listeners that list an event's fields do not see it). */
+  readonly #cmd: C;
 
-  constructor(room: RoomRef, user: number, round: string | null, raw: Uint8Array, count: number) {
+  constructor(room: RoomRef, user: number, round: string | null, raw: Uint8Array, cmd: C) {
     this.room = room.id;
     this.uuid = room.uuid;
     this.hidden = room.hidden;
     this.user = user;
     this.round = round;
     this.raw = raw;
-    this.count = count;
+    this.count = telemetryCount(cmd);
+    this.#cmd = cmd;
+  }
+
+  /** The command: its items are decoded (by it, once) only when a listener reads them. */
+  protected get command(): C {
+    return this.#cmd;
   }
 }
 
-/** The bus event of a relayed Touches: its frames decoded on first read. */
-class TouchesEvent extends RelayedTelemetry {
+/** The bus event of a relayed Touches. */
+class TouchesEvent extends RelayedTelemetry<ClientCommandOf<"Touches">> {
   readonly kind = "touches" as const;
-  readonly #cmd: ClientCommandOf<"Touches">;
-
-  constructor(room: RoomRef, user: number, round: string | null, raw: Uint8Array, cmd: ClientCommandOf<"Touches">) {
-    super(room, user, round, raw, cmd instanceof TouchesCommand ? cmd.count : cmd.frames.length);
-    this.#cmd = cmd;
-  }
-
-  /** The touch frames (decoded by the command on first read). */
+  /** The touch frames. */
   get frames(): TouchFrame[] {
-    return this.#cmd.frames;
+    return this.command.frames;
   }
 }
 
-/** The bus event of a relayed Judges: its events decoded on first read. */
-class JudgesEvent extends RelayedTelemetry {
+/** The bus event of a relayed Judges. */
+class JudgesEvent extends RelayedTelemetry<ClientCommandOf<"Judges">> {
   readonly kind = "judges" as const;
-  readonly #cmd: ClientCommandOf<"Judges">;
-
-  constructor(room: RoomRef, user: number, round: string | null, raw: Uint8Array, cmd: ClientCommandOf<"Judges">) {
-    super(room, user, round, raw, cmd instanceof JudgesCommand ? cmd.count : cmd.judges.length);
-    this.#cmd = cmd;
-  }
-
-  /** The judge events (decoded by the command on first read). */
+  /** The judge events. */
   get judges(): JudgeEvent[] {
-    return this.#cmd.judges;
+    return this.command.judges;
   }
 }
