@@ -1,6 +1,6 @@
 /**
- * Chorus command-line entry point: `chorus [role] [options]`. The roles —
- * `start` (default), `dev`, `check-config`, `load`, … — live in
+ * Chorus command-line entry point: `chorus [role] [options]`. The roles --
+ * `start` (default), `dev`, `check-config`, `load`, ... -- live in
  * `src/roles/`, one module each with its own options and usage
  * (`chorus <role> --help`); this file only hands the arguments over.
  *

@@ -135,7 +135,9 @@ export async function attachLegacy(parts: LegacyParts, options: LegacyOptions = 
     : null;
   const enabled = host.list().filter((p) => p.state === "enabled").length;
   const summary = [
-    base ? `  legacy HTTP API: ${base}/room, ${base}/stats, ${base}/admin/…` : "  legacy HTTP API: off (http_port: 0)",
+    base
+      ? `  legacy HTTP API: ${base}/room, ${base}/stats, ${base}/admin/\u2026`
+      : "  legacy HTTP API: off (http_port: 0)",
     config.admin_token
       ? "  admin API: token required (admin_token)"
       : "  admin API: no admin_token; POST /admin/otp/request prints a one-time code on this console",

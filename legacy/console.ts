@@ -4,7 +4,7 @@
  * Tab completion as the main console, each an adapter over an operation.
  * Commands are case-insensitive; unknown ones answer `Unknown command:`.
  * What the original only printed (contest start, `unban` that hung the
- * console, `stop` that did not stop) works here. `plugins` / `plugin …`
+ * console, `stop` that did not stop) works here. `plugins` / `plugin ...`
  * and `op` / `ops` are added.
  *
  * Commands about people are `console_people.ts`; how a command is written
@@ -134,7 +134,7 @@ export function legacyCommands(ctx: LegacyContext): CommandSpec[] {
         };
         if (!r.plugins.length) return ["No plugins"];
         return r.plugins.map((p) =>
-          `${p.id} ${p.version} [${p.state}]${p.builtin ? " (built-in)" : ""}${p.reason ? ` — ${p.reason}` : ""}`
+          `${p.id} ${p.version} [${p.state}]${p.builtin ? " (built-in)" : ""}${p.reason ? ` \u2014 ${p.reason}` : ""}`
         );
       })),
     command("plugin", [], "plugin <list|enable|disable|info> <id>", (w, call) =>

@@ -1,7 +1,7 @@
 /**
  * How the legacy console's commands are written (spec 3 §4.3): each takes
  * the words after its name, acts through an operation and answers lines in
- * the original's texts; an operation's refusal becomes `Error: …`.
+ * the original's texts; an operation's refusal becomes `Error: ...`.
  *
  * @module
  */
@@ -17,7 +17,7 @@ export const MAX_MESSAGE = 200;
 /** The words after the command (optional rest argument). */
 const REST = [{ name: "args", kind: "words", optional: true }] as const;
 
-/** Runs `fn`, turning an operation's refusal into `Error: …`. */
+/** Runs `fn`, turning an operation's refusal into `Error: ...`. */
 export async function attempt(fn: () => Promise<string[]>): Promise<string[]> {
   try {
     return await fn();

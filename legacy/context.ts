@@ -1,7 +1,7 @@
 /**
  * Everything legacy mode's parts share (one context built at start-up and
  * passed down): the operations layer they all act through, the server core
- * they read, the configuration, and legacy mode's own state — the replay
+ * they read, the configuration, and legacy mode's own state -- the replay
  * switch, room bans, contests, admin-API lockouts, moderation events and the
  * replay store.
  *

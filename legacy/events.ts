@@ -2,7 +2,7 @@
  * Moments the Lua hooks `on_user_kick`, `on_user_ban` and `on_user_unban`
  * are named after (spec 3 §4.8) that the event bus does not carry: legacy
  * mode wraps the `player.kick`, `player.ban` and `player.unban` operations
- * (every surface — console, OpenUDS, admin HTTP, plugins — goes through
+ * (every surface -- console, OpenUDS, admin HTTP, plugins -- goes through
  * them) and announces each success here, with the user and room as they
  * were just before.
  *

@@ -4,7 +4,7 @@
  * console act through one path each:
  *
  * - switches a plugin may flip (`legacy.replay`, `legacy.room_creation`,
- *   `legacy.shutdown` — the built-in `server.*` ones are operator-only, but
+ *   `legacy.shutdown` -- the built-in `server.*` ones are operator-only, but
  *   the original host table lets plugins do these);
  * - `legacy.disconnect` (kick, optionally keeping the room seat for the
  *   reconnect grace), room bans by id (`legacy.room_ban`), address bans by

@@ -12,7 +12,7 @@
  *   The core starts a round when every player and every monitor is ready;
  *   the organiser seat is ready only when `start_contest` says so, so the
  *   host's `RequestStart` opens the ready phase and the round then waits for
- *   the organiser — tphira's behaviour. `force` starts at once, players not
+ *   the organiser -- tphira's behaviour. `force` starts at once, players not
  *   ready count as aborted.
  * - **auto-disband**: the room is closed once a round is settled (done by
  *   the contest watcher in `app.ts`).

@@ -5,8 +5,8 @@
  * - only rooms created while `replay_enabled` is on are recorded; turning it
  *   off stops every recording (files are closed) and forgets those rooms;
  * - clients send touches and judges only in a live room (protocol notes
- *   §5.6), so a recorded room is made live at creation, and its creator —
- *   already inside, so never told otherwise — is told that a monitor named
+ *   §5.6), so a recorded room is made live at creation, and its creator --
+ *   already inside, so never told otherwise -- is told that a monitor named
  *   "Replay recorder" joined (`OnJoinRoom {monitor: true}`, which sets the
  *   client's live flag). Later joiners see `live` in their join reply;
  * - when a round starts, one file per player: `record/<user>/<chart>/<ms>
@@ -55,7 +55,7 @@ export class ReplayRecorder {
   readonly #ctx: LegacyContext;
   /** Uuids of rooms created while recording was on. */
   readonly #rooms = new Set<string>();
-  /** `<round>:<user>` → the file being written. */
+  /** `<round>:<user>` -> the file being written. */
   readonly #writers = new Map<string, ReplayWriter>();
   readonly #byRound = new Map<string, { room: string; keys: string[] }>();
   #files = 0;

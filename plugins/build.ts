@@ -8,7 +8,7 @@
  * `<id>.capabilities.json` go to `--out` (default `dist/plugins/`), ready to
  * copy into `plugins_dir`.
  *
- *   deno task build-plugins [--out <dir>] [--cache <dir>] [--test] [<plugin dir>…]
+ *   deno task build-plugins [--out <dir>] [--cache <dir>] [--test] [<plugin dir>...]
  *
  * Without directories it builds `plugins/examples/*` (and `plugins/test/*`
  * with `--test`).
@@ -101,7 +101,7 @@ if (import.meta.main) {
       if (src.capabilities !== null) {
         await Deno.writeTextFile(`${values.out}/${src.id}.capabilities.json`, src.capabilities);
       }
-      console.log(`${src.id}: ${built ? `built in ${ms} ms` : "cached"} → ${values.out}/${src.id}.wasm`);
+      console.log(`${src.id}: ${built ? `built in ${ms} ms` : "cached"} \u2192 ${values.out}/${src.id}.wasm`);
     } catch (error) {
       failed++;
       console.error(`${dir}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,7 +1,7 @@
 /**
- * The cache key of a plugin build: SHA-256 of everything the build reads —
+ * The cache key of a plugin build: SHA-256 of everything the build reads --
  * the source (`plugin.js` or `plugin.wat`), the WIT world, the world name
- * and the toolchain versions — so an unchanged plugin is never built twice
+ * and the toolchain versions -- so an unchanged plugin is never built twice
  * and a changed one always is. Light on purpose: tests compute keys here
  * without loading the toolchain.
  *

@@ -135,7 +135,7 @@ export async function bringUp(w: Wiring): Promise<void> {
     : null;
   running.http = httpService;
   // Plugins load while the ports already listen; start-up is complete (and `/health/ready` ready) once they have
-  // loaded or failed — compiling a new plugin file takes seconds, a cached one a fraction of a second.
+  // loaded or failed -- compiling a new plugin file takes seconds, a cached one a fraction of a second.
   if (options.wasmPlugins ?? true) {
     const { startPlugins } = await import("./plugins/wiring.ts");
     running.plugins = startPlugins({

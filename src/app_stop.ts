@@ -12,7 +12,7 @@
  * gracefully when it changes, i.e. when it has been re-parented to init or a
  * subreaper. `auto` does so only when a task runner started the process
  * (it sets `npm_config_user_agent`): a server started from a shell with
- * `nohup … &` is meant to outlive that shell.
+ * `nohup ... &` is meant to outlive that shell.
  *
  * @module
  */
@@ -63,7 +63,7 @@ export interface StopWatchOptions {
 
 /** Watches the signals and the parent process; {@link StopWatch.requested} resolves with the first reason to stop. */
 export class StopWatch {
-  /** Resolves with the reason of the first stop request (`SIGTERM`, `parent process 123 exited`, …). */
+  /** Resolves with the reason of the first stop request (`SIGTERM`, `parent process 123 exited`, ...). */
   readonly requested: Promise<string>;
   readonly #o: StopWatchOptions;
   readonly #signals: SignalSource;

@@ -1,7 +1,7 @@
 /**
  * Reading an admin request (spec 3 §4.7): ids and values are accepted the
- * ways both ancestors wrote them — in the path (tphira), in the body or in
- * the query (lua-cpp and the spec) — and under each spelling of a name.
+ * ways both ancestors wrote them -- in the path (tphira), in the body or in
+ * the query (lua-cpp and the spec) -- and under each spelling of a name.
  *
  * @module
  */

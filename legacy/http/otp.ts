@@ -3,7 +3,7 @@
  * available only while no permanent `admin_token` is configured:
  *
  * - `request(ip)`: a code of 8 characters is printed on the server's
- *   console — never in a response, never in the logs — and a session id
+ *   console -- never in a response, never in the logs -- and a session id
  *   (`ssid`) is answered; the code lives 5 minutes;
  * - `verify(ssid, code, ip)`: the right code trades for a temporary token
  *   that works for 4 hours from that address only; using it from another
@@ -88,7 +88,7 @@ export class OtpService {
   readonly #print: (line: string) => void;
   readonly #sessions = new Map<string, Session>();
   readonly #banned = new Set<string>();
-  /** sha256(token) hex → token */
+  /** sha256(token) hex -> token */
   readonly #tokens = new Map<string, TempToken>();
 
   /** `print` shows the code to the operator (the console; never the logs). */
@@ -143,7 +143,7 @@ export class OtpService {
 
   /**
    * Checks a temporary token: `ok`, `token-expired` (expired, or used from
-   * another address — then it is revoked), or `unknown`.
+   * another address -- then it is revoked), or `unknown`.
    */
   check(token: string, ip: string): "ok" | "token-expired" | "unknown" {
     const key = digest(token).toString("hex");

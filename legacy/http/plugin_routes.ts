@@ -1,7 +1,7 @@
 /**
  * The routes Lua plugins register (`phira.register_http_route(method, path,
  * handler)`): exact method and path, as in the original. The server's own
- * routes (`/room`, `/stats`, `/replay/…`, `/admin/…`) cannot be taken, nor
+ * routes (`/room`, `/stats`, `/replay/...`, `/admin/...`) cannot be taken, nor
  * can one plugin take another's. The table exists before the HTTP server
  * starts and outlives reloads, so routes registered at start-up work (in the
  * original they only appeared after a reload).

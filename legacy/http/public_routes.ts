@@ -2,8 +2,8 @@
  * The public part of the legacy HTTP API (spec 3 §4.7): `GET /room` and
  * `GET /stats`, with real values.
  *
- * `/room` answers the spec's shape — `{rooms: [{id, name, players,
- * maxPlayers, status}], total}` with `total` the number of rooms — or, with
+ * `/room` answers the spec's shape -- `{rooms: [{id, name, players,
+ * maxPlayers, status}], total}` with `total` the number of rooms -- or, with
  * `?format=tphira`, the shape tphira and the lua-cpp server really served
  * (and that bots were written against): `{rooms: [{roomid, cycle, lock,
  * host: {name, id: "<string>"}, state, chart: {name, id: "<string>"} |

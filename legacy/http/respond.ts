@@ -1,5 +1,5 @@
 /**
- * Answers of the legacy HTTP API: JSON with `{"ok": true, …}` or
+ * Answers of the legacy HTTP API: JSON with `{"ok": true, ...}` or
  * `{"ok": false, "error": "<code>"}` and a real status (the lua-cpp server
  * answered 200 to everything, errors included; tphira uses statuses, and so
  * do we). Failures of operations map to tphira's codes where it has them.
@@ -22,7 +22,7 @@ export function fail(status: number, error: string, message?: string): Response 
   return json(status, message ? { ok: false, error, message } : { ok: false, error });
 }
 
-/** `{"ok": true, …}`. */
+/** `{"ok": true, ...}`. */
 export function ok(fields: Record<string, unknown> = {}): Response {
   return json(200, { ok: true, ...fields });
 }

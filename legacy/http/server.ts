@@ -1,7 +1,7 @@
 /**
  * The legacy HTTP API on `http_port` (default 61234 in legacy mode; spec 3
  * §4.7): cross-origin requests allowed (every answer carries the CORS
- * headers, `OPTIONS` preflights are answered 204 — the lua-cpp server
+ * headers, `OPTIONS` preflights are answered 204 -- the lua-cpp server
  * promised CORS and answered 404), bounded bodies, the public, replay and
  * admin routes, and the Lua plugins' routes. A second listener on
  * `trusted_forwarded_http_port` takes the client address from

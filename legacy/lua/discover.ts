@@ -115,7 +115,7 @@ export async function discoverPlugins(roots: readonly PluginRoot[]): Promise<Dis
 /** The load order, and why the plugins left out were refused. */
 export interface LoadOrder {
   readonly order: FoundPlugin[];
-  /** Plugin id → why it cannot be loaded (missing dependency, cycle). */
+  /** Plugin id -> why it cannot be loaded (missing dependency, cycle). */
   readonly refused: Map<string, string>;
 }
 

@@ -166,7 +166,7 @@ export function toText(L: LuaState, idx: number): string | null {
   return bytes ? decoder.decode(bytes) : null;
 }
 
-/** Raises a Lua error with `message` (use as `return raise(L, "…")` in a host function). */
+/** Raises a Lua error with `message` (use as `return raise(L, "...")` in a host function). */
 export function raise(L: LuaState, message: string): number {
   return lauxlib.luaL_error(L, luaBytes(message.replaceAll("%", "%%")));
 }

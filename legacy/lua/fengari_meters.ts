@@ -4,7 +4,7 @@
  *
  * - **the string cap**: fengari has no allocator hook (`lua_gc` does
  *   nothing, `collectgarbage("count")` is 0), and the concatenation operator
- *   builds strings inside the VM where no host function sees them — a loop
+ *   builds strings inside the VM where no host function sees them -- a loop
  *   of `s = s .. s` reaches gigabytes in a few dozen instructions, between
  *   two instruction-count checks. Every Lua string is a `TString` whose
  *   constructor assigns its bytes to `realstring`; an accessor on the

@@ -6,7 +6,7 @@
  *   compared with the call's start at every {@link MEMORY_EVERY}th tick of
  *   the count hook and, through the allocation meter (`fengari.ts`), each
  *   time the call has made another quarter of the limit in strings and
- *   table entries — a call making a thousand 1 MiB strings in a few
+ *   table entries -- a call making a thousand 1 MiB strings in a few
  *   thousand instructions is stopped at its limit, not after them.
  * - **held between calls**: once the state's calls have made a quarter of
  *   `stateBytes` since the last measurement, what the state holds is
@@ -97,7 +97,7 @@ export class MemoryMeter {
 
   /**
    * The allocation meter passed the call's mark: the heap is compared with
-   * the call's start. Past the limit the call is stopped — at once for a
+   * the call's start. Past the limit the call is stopped -- at once for a
    * string (`mayThrow`: the RangeError becomes a Lua error, and every
    * further string of the call is refused), at the next hook tick for a
    * table entry. Otherwise the check is armed one step further.

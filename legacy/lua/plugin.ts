@@ -1,6 +1,6 @@
 /**
  * One Lua plugin: its manifest, its own Lua state while it runs, and its
- * state in the sense of spec 3 §3.3 — `loaded` (found, not started),
+ * state in the sense of spec 3 §3.3 -- `loaded` (found, not started),
  * `enabled` (its script ran and `on_enable` succeeded), `disabled` (by its
  * manifest or an operator), `error` (it failed to start, a dependency is
  * missing, or it overran its limits too often: quarantined until enabled

@@ -1,7 +1,7 @@
 /**
  * What one Lua state holds (spec 3 §4.8 "bounded memory"): a walk over
  * everything reachable from its registry (globals, loaded modules, the
- * host's caches), the metatables of its types and its main thread's stack —
+ * host's caches), the metatables of its types and its main thread's stack --
  * tables with their keys, values and metatables, strings, closures with
  * their upvalues and prototypes, coroutines with their stacks, userdata.
  * fengari keeps every Lua value as a JavaScript object and has no allocator

@@ -1,7 +1,7 @@
 /**
  * The libraries a plugin's state gets (spec 3 §4.8 sandbox; platform notes
  * on fengari): the base library without `dofile`, `loadfile` and a real
- * `collectgarbage`; `load` for text only (a binary chunk — bytecode — is
+ * `collectgarbage`; `load` for text only (a binary chunk -- bytecode -- is
  * refused, so the VM never runs unverified instructions); `table`, `string`
  * (without `dump`), `math`, `utf8`, `coroutine`; an `os` with only `time`,
  * `clock`, `date` and `difftime`; no `io`, `debug` or `package`. `print`
@@ -182,7 +182,7 @@ const checkedConcat: LuaFunction = (L) => {
   return callOriginal(L);
 };
 
-/** Number of `%0`–`%9` captures a replacement string refers to. */
+/** Number of `%0`-`%9` captures a replacement string refers to. */
 function captureRefs(repl: string): number {
   let n = 0;
   for (let i = 0; i < repl.length - 1; i++) {

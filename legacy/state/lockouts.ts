@@ -25,7 +25,7 @@ export interface Lockout {
 /** Failure counting and temporary locks per address. */
 export class AddressLockouts {
   readonly #clock: Clock;
-  /** address → failure times within the window */
+  /** address -> failure times within the window */
   readonly #failures = new Map<string, number[]>();
   readonly #locked = new Map<string, number>();
 

@@ -1,7 +1,7 @@
 /**
  * Room bans of legacy mode (`phira.ban_room_user`, console `banroom`,
  * `POST /admin/ban/room`): a user id refused by a room id, whether the room
- * exists now or is created later — the lua-cpp and tphira model
+ * exists now or is created later -- the lua-cpp and tphira model
  * (`bannedRoomUsers` in `admin_data.json`). Kept durably; enforced on
  * `JoinRoom` by legacy mode's command hook, and mirrored into the room's own
  * ban list while the room exists (which takes a banned member out).
@@ -15,7 +15,7 @@ const KEY = "legacy.room_bans";
 /** Bound on stored bans: a runaway script must not grow the settings without end. */
 export const MAX_ROOM_BANS = 100_000;
 
-/** Room id → banned user ids. */
+/** Room id -> banned user ids. */
 export type RoomBanMap = Record<string, number[]>;
 
 /** The durable room bans. */

@@ -23,7 +23,7 @@ import { startAccounts } from "./service.ts";
 
 /** Usage text of the role. */
 export const ACCOUNTS_USAGE =
-  `chorus accounts — account backend (local accounts bound to game accounts, groups, room API)
+  `chorus accounts \u2014 account backend (local accounts bound to game accounts, groups, room API)
 
 Usage: chorus accounts [options]        (deno task accounts [options])
 

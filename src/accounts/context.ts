@@ -1,7 +1,7 @@
 /**
  * What the account backend's route modules share: the stores, the session
  * manager, the room table and its listeners, the proof registry, the login
- * limits and the security settings — built once by `service.ts`. Also the
+ * limits and the security settings -- built once by `service.ts`. Also the
  * Hono environment and the small helpers every route uses.
  *
  * @module

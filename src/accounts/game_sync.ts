@@ -4,7 +4,7 @@
  * generation). Each user has a `next_sync_at`; every minute the due ones
  * (a bounded batch, soonest first) are fetched one at a time. A success
  * schedules the next refresh an interval later (1 hour by default). A
- * failure backs off per user — 1 minute doubling up to a day — and, when
+ * failure backs off per user -- 1 minute doubling up to a day -- and, when
  * the API itself is unreachable, the rest of the batch waits for the next
  * round instead of hammering it. The original refreshed every user on every
  * list request.

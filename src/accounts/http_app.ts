@@ -2,7 +2,7 @@
  * The account backend's HTTP application: CORS for configured origins,
  * session resolution from the cookie, cross-site request refusal, the
  * routes, and the one error envelope (`errors.ts`) for everything that
- * fails — including unknown paths and methods. An unexpected exception is
+ * fails -- including unknown paths and methods. An unexpected exception is
  * logged and answered 500 `internal_error` without its text.
  *
  * CSRF protection (`docs/accounts.md`) for every request that changes

@@ -1,7 +1,7 @@
 /**
- * The account backend (spec 2 §1.1, §2.1, §3–§7; spec 1 profile R): local
+ * The account backend (spec 2 §1.1, §2.1, §3-§7; spec 1 profile R): local
  * accounts bound to game accounts by a room-name proof, user groups with
- * permission bits, visited game accounts, and the profile R room API — as
+ * permission bits, visited game accounts, and the profile R room API -- as
  * the `accounts` role (`cli.ts`, `deno task accounts`) or mounted in the
  * game server (`mount.ts`, `accounts.enabled`). See `docs/accounts.md`.
  *

@@ -3,7 +3,7 @@
  * `accounts`, `enabled: true`): it listens on its own port, keeps its tables
  * in the game server's database location (`accounts.sqlite` in `data_dir`,
  * or `database_url`), and takes rooms straight from the game server's event
- * bus — no room-monitor connection, so it does not occupy the server's one
+ * bus -- no room-monitor connection, so it does not occupy the server's one
  * room-monitor slot. A failure to start is logged and the game server runs
  * on without it (like the local socket).
  *

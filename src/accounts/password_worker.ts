@@ -3,9 +3,9 @@
  * `password_pool.ts`), so that 60 ms of hashing per login never blocks the
  * event loop of the service or of a game server it is mounted in.
  *
- * Protocol: `{ id, op: "hash", password, params }` → `{ id, result: encoded }`;
- * `{ id, op: "verify", password, encoded }` → `{ id, result: boolean }`;
- * a failure → `{ id, error: message }`. Requests run one at a time.
+ * Protocol: `{ id, op: "hash", password, params }` -> `{ id, result: encoded }`;
+ * `{ id, op: "verify", password, encoded }` -> `{ id, result: boolean }`;
+ * a failure -> `{ id, error: message }`. Requests run one at a time.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Where the account backend learns about the game server's rooms: a
  * {@link RoomSource} delivers a full snapshot when it (re)connects and then
- * live events — a room created (with its creator, for the verification
+ * live events -- a room created (with its creator, for the verification
  * flow), changed, joined, left or gone, a round started, a score reported,
  * a round completed, a game account seen. Two implementations:
  *

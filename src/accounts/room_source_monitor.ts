@@ -13,7 +13,7 @@
  * pings (automatic pings off) and never during a sync.
  *
  * What the protocol lacks, and how it is made up (`docs/accounts.md`):
- * rooms are not announced as deleted — when a room's last player leaves the
+ * rooms are not announced as deleted -- when a room's last player leaves the
  * snapshot is fetched again; scores arrive with the finished round
  * (`NewRound`), not as each player finishes; `playing_users` is the room's
  * players while it plays. Only one room monitor may be connected to a game

@@ -1,6 +1,6 @@
 /**
  * The account store: users and groups over the {@link Db} seam, with the
- * invariants that must hold whatever the request — unique names and game
+ * invariants that must hold whatever the request -- unique names and game
  * accounts (409), and **at least one root** (a user in a group holding ALL):
  * every change that could remove the last root runs in a transaction that
  * first takes the guard row (serializing such changes across processes on

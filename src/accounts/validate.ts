@@ -3,7 +3,7 @@
  * the rules for names. A body that is not JSON, a missing field or a field
  * of the wrong type is 400; a well-formed value that breaks a rule (name
  * characters, password length, permission range) is 422. Unknown fields are
- * refused too (400), so a misspelt optional field never passes silently —
+ * refused too (400), so a misspelt optional field never passes silently --
  * the original ignored `permissions: 0` as "not given".
  *
  * @module
@@ -90,7 +90,7 @@ export function pathId(text: string, what: string): number {
 
 const NAME = /^[\p{L}\p{N}_.-]+$/u;
 
-/** Why `name` is not a valid user name (2–32 letters, digits, `_`, `.`, `-`), or null. */
+/** Why `name` is not a valid user name (2-32 letters, digits, `_`, `.`, `-`), or null. */
 export function usernameProblem(name: string): string | null {
   const length = [...name].length;
   if (length < 2 || length > 32) return "username must have 2 to 32 characters";
@@ -98,7 +98,7 @@ export function usernameProblem(name: string): string | null {
   return null;
 }
 
-/** Why `name` is not a valid group name (1–32 letters, digits, `_`, `.`, `-`), or null. */
+/** Why `name` is not a valid group name (1-32 letters, digits, `_`, `.`, `-`), or null. */
 export function groupNameProblem(name: string): string | null {
   const length = [...name].length;
   if (length < 1 || length > 32) return "group name must have 1 to 32 characters";

@@ -2,7 +2,7 @@
  * The pending proofs of the registration flow (spec 2 §3): each has a random
  * token that is a valid room name, the game account it must come from, and
  * a deadline (5 minutes on the injected clock). A room created with the
- * token as its name ends the proof — `matched` when the game account named
+ * token as its name ends the proof -- `matched` when the game account named
  * in the request created it, `wrong_account` otherwise (the token is then
  * spent: tokens are single-use). Several registrations may wait for the
  * same game account (so nobody can block another's registration by

@@ -2,7 +2,7 @@
  * Ranged reads of one chart archive for the prober: a first read of the head
  * tells the size (from `Content-Range`) and whether the server honours
  * `Range`. If it does not (a `200` with the whole body), the archive is read
- * once in full — within the download cap — and every later read is served
+ * once in full -- within the download cap -- and every later read is served
  * from memory, since each ranged request would otherwise start again at byte 0.
  * Counts requests and bytes received, and gives each request the time left of
  * the probe's budget.

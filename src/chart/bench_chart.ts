@@ -2,7 +2,7 @@
  * A realistic 3-minute RPE chart for benchmarks (issue 19): 150 BPM, 16 judge
  * lines, ~1500 notes (taps, drags, flicks, holds), every line moving, turning
  * and fading on every other beat with varied easings (some bezier, some
- * clamped), speed changes every four beats — about 30 000 keyframes, a
+ * clamped), speed changes every four beats -- about 30 000 keyframes, a
  * ~2.5 MB JSON file like the dense charts players upload.
  *
  * @module

@@ -43,8 +43,8 @@ if (phase === "parse") {
 sample();
 clearInterval(timer);
 console.log(
-  `${phase}: ${(performance.now() - t0).toFixed(0)} ms, output ${mb(out)} MiB; RSS ${mb(base.rss)} → peak ${
+  `${phase}: ${(performance.now() - t0).toFixed(0)} ms, output ${mb(out)} MiB; RSS ${mb(base.rss)} \u2192 peak ${
     mb(peakRss)
   } MiB ` +
-    `(+${mb(peakRss - base.rss)}); heap+external ${mb(base.heapUsed + base.external)} → peak ${mb(peakHeap)} MiB`,
+    `(+${mb(peakRss - base.rss)}); heap+external ${mb(base.heapUsed + base.external)} \u2192 peak ${mb(peakHeap)} MiB`,
 );

@@ -97,21 +97,21 @@ export function hasAscii(bytes: Uint8Array, at: number, tag: string): boolean {
   return true;
 }
 
-/** Unsigned little-endian integer of `n` ≤ 6 bytes at `at` (missing bytes read as 0). */
+/** Unsigned little-endian integer of `n` <= 6 bytes at `at` (missing bytes read as 0). */
 export function uintLE(bytes: Uint8Array, at: number, n: number): number {
   let v = 0;
   for (let i = n - 1; i >= 0; i--) v = v * 256 + (bytes[at + i] ?? 0);
   return v;
 }
 
-/** Unsigned big-endian integer of `n` ≤ 6 bytes at `at` (missing bytes read as 0). */
+/** Unsigned big-endian integer of `n` <= 6 bytes at `at` (missing bytes read as 0). */
 export function uintBE(bytes: Uint8Array, at: number, n: number): number {
   let v = 0;
   for (let i = 0; i < n; i++) v = v * 256 + (bytes[at + i] ?? 0);
   return v;
 }
 
-/** Unsigned little-endian 64-bit integer; `null` above 2^53 − 1 (no exact number). */
+/** Unsigned little-endian 64-bit integer; `null` above 2^53 - 1 (no exact number). */
 export function uint64LE(bytes: Uint8Array, at: number): number | null {
   const lo = uintLE(bytes, at, 4);
   const hi = uintLE(bytes, at + 4, 4);

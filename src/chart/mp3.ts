@@ -1,5 +1,5 @@
 /**
- * MP3 (MPEG-1/2/2.5 audio, layers I–III) duration. Skip ID3v2 tags, find the
+ * MP3 (MPEG-1/2/2.5 audio, layers I-III) duration. Skip ID3v2 tags, find the
  * first frame whose successor is also a frame, read version, layer, bit rate
  * and sample rate from its header. When the first frame is a Xing/`Info` or
  * VBRI frame with a frame count: duration = frames × samples per frame / rate.

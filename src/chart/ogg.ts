@@ -1,9 +1,9 @@
 /**
  * Ogg duration (Vorbis I and Opus): the first page (BOS) carries the
- * identification header — Vorbis gives the sample rate, Opus the pre-skip
+ * identification header -- Vorbis gives the sample rate, Opus the pre-skip
  * (Opus granules always count 48 kHz samples). The duration is the granule
  * position of the stream's last page, found by walking the pages of the last
- * {@link OGG_TAIL_BYTES} (valid CRC, same serial number). Vorbis: granule / rate; Opus: (granule − pre-skip) / 48000.
+ * {@link OGG_TAIL_BYTES} (valid CRC, same serial number). Vorbis: granule / rate; Opus: (granule - pre-skip) / 48000.
  *
  * @module
  */
@@ -68,7 +68,7 @@ function identify(view: ByteView): Stream {
   throw new ChartProbeError("unsupported", "Cannot read Ogg: the stream is neither Vorbis nor Opus");
 }
 
-/** The page at `at` in `tail` if it is complete and its CRC matches: its end, serial and granule (`null` for −1). */
+/** The page at `at` in `tail` if it is complete and its CRC matches: its end, serial and granule (`null` for -1). */
 function pageAt(tail: Uint8Array, at: number): { end: number; serial: number; granule: number | null } | null {
   if (!hasAscii(tail, at, "OggS") || tail[at + 4] !== 0 || at + 27 > tail.byteLength) return null;
   const segments = tail[at + 26]!;

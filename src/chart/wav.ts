@@ -13,7 +13,7 @@ import { ChartProbeError } from "./errors.ts";
 /** Chunks walked before giving up on finding `data`. */
 const MAX_CHUNKS = 1000;
 
-/** Whether `head` starts like a WAV file (`RIFF`/`RF64` … `WAVE`). */
+/** Whether `head` starts like a WAV file (`RIFF`/`RF64` ... `WAVE`). */
 export function isWav(head: Uint8Array): boolean {
   return (hasAscii(head, 0, "RIFF") || hasAscii(head, 0, "RF64")) && hasAscii(head, 8, "WAVE");
 }

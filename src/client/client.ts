@@ -2,9 +2,9 @@
  * {@link PhiraClient}: one method per protocol command, the modelled room
  * state, and the event stream; {@link connect} opens one over TCP.
  *
- * Style: the named methods (`joinRoom`, `ready`, …) resolve with the `Ok`
- * value and reject with a {@link ClientError} — code `rejected` with the
- * server's exact `Err` string in `reason` — while `request(cmd)` resolves
+ * Style: the named methods (`joinRoom`, `ready`, ...) resolve with the `Ok`
+ * value and reject with a {@link ClientError} -- code `rejected` with the
+ * server's exact `Err` string in `reason` -- while `request(cmd)` resolves
  * with the raw reply so its `result` can be inspected as a `Result`.
  *
  * @module

@@ -79,7 +79,7 @@ export class FrameConnection {
   }
 
   /**
-   * Closes the socket — after writing what is queued when `flush` — and
+   * Closes the socket -- after writing what is queued when `flush` -- and
    * resolves once the read loop and the writer have stopped.
    */
   async close(flush: boolean): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * The client's one error class. Every promise of the client rejects with a
- * {@link ClientError}; its `code` says why and `reason` carries the detail —
+ * {@link ClientError}; its `code` says why and `reason` carries the detail --
  * for `rejected`, exactly the server's `Err` string.
  *
  * @module
@@ -60,7 +60,7 @@ export function isRejection(error: unknown, reason?: string): error is ClientErr
   return error instanceof ClientError && error.code === "rejected" && (reason === undefined || error.reason === reason);
 }
 
-/** Human wording of a command for error messages: `JoinRoom` → `join room`. */
+/** Human wording of a command for error messages: `JoinRoom` -> `join room`. */
 export function actionOf(type: ClientCommandType): string {
   return type.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
 }

@@ -11,7 +11,7 @@ import type { ClientCommand, ClientRoomState, ServerCommand, UserInfo } from "..
 
 /** Why the official client would have crashed on a command. */
 export type ViolationKind =
-  /** A reply-type command (protocol.md §5.5: tags 1, 2, 8, 9, 11–19, and fork tag 20) with no request outstanding. */
+  /** A reply-type command (protocol.md §5.5: tags 1, 2, 8, 9, 11-19, and fork tag 20) with no request outstanding. */
   | "unsolicited-reply"
   /** A room-scoped command (ChangeState, ChangeHost, Message::LockRoom/CycleRoom/LeaveRoom, or an Ok reply that updates the room) while the client has no room state. */
   | "no-room"

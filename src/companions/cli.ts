@@ -1,6 +1,6 @@
 /**
  * `chorus companions`: runs the first-generation companion services and the
- * site (spec 2 §4.4–4.5) until SIGINT or SIGTERM; `hash-password` makes
+ * site (spec 2 §4.4-4.5) until SIGINT or SIGTERM; `hash-password` makes
  * the Argon2id hashes the configuration wants; `check-config` prints the
  * effective configuration. Unattended: stdin is never read while serving,
  * SIGHUP does not stop it, logs go to stdout.
@@ -19,7 +19,7 @@ const EXIT = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
 
 /** Usage text. */
 export const COMPANIONS_USAGE =
-  `Chorus companions — user manager, room log, statistics, command and file services, and the site
+  `Chorus companions \u2014 user manager, room log, statistics, command and file services, and the site
 
 Usage: chorus companions [--config <file>] [options]
        chorus companions hash-password [--fragments 3]

@@ -1,8 +1,8 @@
 /**
  * Custom commands of the `command` service (spec 2 §4.4 behaviour 4): the
  * text is split into arguments the way a POSIX shell splits words (single
- * and double quotes, backslash escapes) and run without a shell — so shell
- * syntax (`;`, `&&`, `|`, redirections, `$…`, globs) is refused rather than
+ * and double quotes, backslash escapes) and run without a shell -- so shell
+ * syntax (`;`, `&&`, `|`, redirections, `$...`, globs) is refused rather than
  * passed on literally as an argument, which would surprise whoever typed it
  * (the admin page of the original sent `a && b`, which its `shlex.split`
  * turned into arguments). Then a blacklist of dangerous operations is

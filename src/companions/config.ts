@@ -28,7 +28,7 @@ const url = () =>
 const argon2Hash = () =>
   z.string().refine(
     (s) => s === "" || isArgon2idHash(s),
-    "expected an Argon2id hash ($argon2id$v=19$m=…,t=…,p=…$…$…, at most 1 GiB, 20 passes, 16 lanes); make one with `deno task companions hash-password`",
+    "expected an Argon2id hash ($argon2id$v=19$m=\u2026,t=\u2026,p=\u2026$\u2026$\u2026, at most 1 GiB, 20 passes, 16 lanes); make one with `deno task companions hash-password`",
   ).default("");
 
 const base = {

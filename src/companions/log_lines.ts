@@ -3,13 +3,13 @@
  * (spec 2 §4.4 behaviour 2). Two dialects:
  *
  * - this project's lines (`src/events/room_log.ts`), in the text format
- *   (`<time> INFO  room created room=abc user=100 name=Alice …`) or the JSON
- *   format (`{"time":…,"msg":"room created","room":"abc",…}`);
+ *   (`<time> INFO  room created room=abc user=100 name=Alice ...`) or the JSON
+ *   format (`{"time":...,"msg":"room created","room":"abc",...}`);
  * - the official server's texts (peers §5.2), ANSI colour codes stripped:
  *   `user create room`, `user join room`, `user leave room`, `cycle room`,
  *   `room users all disconnected, dropping room`, and the broadcast
- *   messages `Message(JoinRoom { user: N, name: "…" })`, `LeaveRoom`,
- *   `NewHost`, `SelectChart … id: N`, `ChangeState(…)`.
+ *   messages `Message(JoinRoom { user: N, name: "..." })`, `LeaveRoom`,
+ *   `NewHost`, `SelectChart ... id: N`, `ChangeState(...)`.
  *
  * Pure: a line in, zero or more events out.
  *
@@ -50,7 +50,7 @@ export function stripAnsi(line: string): string {
   return line.replace(ANSI, "");
 }
 
-/** Splits `message key=value key="quoted value" …` (logfmt-like, as `src/util/log.ts` writes it). */
+/** Splits `message key=value key="quoted value" ...` (logfmt-like, as `src/util/log.ts` writes it). */
 export function splitFields(rest: string): { msg: string; fields: Map<string, string> } {
   const fields = new Map<string, string>();
   const first = /\s[A-Za-z_][A-Za-z0-9_.]*=/.exec(rest);
@@ -93,7 +93,7 @@ function roomOf(v: unknown): string | undefined {
   return typeof v === "string" && ROOM_ID.test(v) ? v : undefined;
 }
 
-/** Chorus and official state names → the tracked state. */
+/** Chorus and official state names -> the tracked state. */
 export function stateOf(v: unknown): TrackedState {
   const s = String(v).toLowerCase().replace(/[^a-z]/g, "");
   if (s.startsWith("select")) return "selecting_chart";
@@ -233,7 +233,7 @@ export function parseLogLine(raw: string): ParsedLine {
   }
   const level = LEVEL.exec(rest);
   if (level) rest = rest.slice(level[0].length);
-  // The official server names a target (`phira_mp_server::room: …`); this project's lines never do. A line of
+  // The official server names a target (`phira_mp_server::room: ...`); this project's lines never do. A line of
   // ours is only ever read as ours, so user text in it (a console command) cannot pose as an official event.
   if (time && level && !/^[\w:]+: /.test(rest)) {
     const { msg, fields } = splitFields(rest);

@@ -1,7 +1,7 @@
 /**
  * "Has this game account really played here?" for `user_manager`'s register
  * (issue 21): a player is known when the room log follower has seen them
- * (its id → name map, in process, or the `user_info.json` it writes) or when
+ * (its id -> name map, in process, or the `user_info.json` it writes) or when
  * the game server lists them among the players who ever logged in
  * (`GET /api/players/all`, docs/http.md). The original only read the map
  * file (peers §5.1).

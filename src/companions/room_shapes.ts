@@ -1,10 +1,10 @@
 /**
  * The room lists the `api` service polls, in every shape servers send: the
- * profile R list `[{name, data: {host, users, state, chart, …}}]`
+ * profile R list `[{name, data: {host, users, state, chart, ...}}]`
  * (docs/http.md, HSN's servers), the flat list `[{name, host, users,
- * state, …}]` the original poller read (peers §5.3: it read only this one,
+ * state, ...}]` the original poller read (peers §5.3: it read only this one,
  * so it skipped every room of the first shape), and the profile S object
- * `{rooms: [...]}`. Users and hosts may be ids or `{id, …}` objects; states
+ * `{rooms: [...]}`. Users and hosts may be ids or `{id, ...}` objects; states
  * strings (`PLAYING`, `Playing`, `playing`) or `{type}` objects.
  *
  * @module

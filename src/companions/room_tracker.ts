@@ -1,7 +1,7 @@
 /**
  * Rooms as the game server's log tells them (spec 2 §4.4 behaviour 2):
- * members in join order, host, state, cycle flag and chart, the user id →
- * name map and the user id → room map. Pure bookkeeping: events and their
+ * members in join order, host, state, cycle flag and chart, the user id ->
+ * name map and the user id -> room map. Pure bookkeeping: events and their
  * times in, no I/O. Rooms nobody touched for `staleMs` are removed by
  * {@link RoomTracker.cleanup} (spec 2 §8: 1 hour, checked every 60 s).
  *

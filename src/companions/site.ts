@@ -1,8 +1,8 @@
 /**
  * The site (spec 2 §4.5; port 8080): the five pages of `static/site/` and
- * the paths they call, routed to the services running in this process —
- * `/usermgr/*` → `user_manager`, `GET|HEAD /roomsjson` → `room /rooms`,
- * `/usertotal` → `room /users/total`, `POST /postadmin/execute` →
+ * the paths they call, routed to the services running in this process --
+ * `/usermgr/*` -> `user_manager`, `GET|HEAD /roomsjson` -> `room /rooms`,
+ * `/usertotal` -> `room /users/total`, `POST /postadmin/execute` ->
  * `command /execute` (peers §5: the original left this routing to an
  * unpublished reverse proxy). Calls go in process with the caller's
  * address, so the services' lockouts count the real caller. `/gameapi/

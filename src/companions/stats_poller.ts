@@ -1,7 +1,7 @@
 /**
  * `api` (spec 2 §4.4; port 5001): polls a room API every `interval_ms`
  * (spec 2 §8: 1 s; this project's profile R `/api/rooms/info` by default,
- * any URL configurable — the original hard-coded its own server) and turns
+ * any URL configurable -- the original hard-coded its own server) and turns
  * the difference between two polls into records: rooms appearing and
  * going, users entering and leaving with their stay, rounds starting and
  * ending (a room in `PLAYING`), each player's play time in a round, and

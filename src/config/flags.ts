@@ -90,7 +90,7 @@ export function parseFlags(args: readonly string[]): FlagResult {
   return { ...out, configPath, rest };
 }
 
-/** A flag name compared loosely: lower case, with `_` and `.` read as `-` (`--openuds-enabled` ≈ `--openuds.enabled`). */
+/** A flag name compared loosely: lower case, with `_` and `.` read as `-` (`--openuds-enabled` ~ `--openuds.enabled`). */
 function looseName(flag: string): string {
   return flag.replace(/^--/, "").toLowerCase().replace(/[_.]/g, "-");
 }

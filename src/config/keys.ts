@@ -18,7 +18,7 @@ export interface KeyInfo {
   /** Path segments, e.g. `["openuds", "enabled"]`. */
   readonly segments: readonly string[];
   readonly kind: KeyKind;
-  /** Kind of list items (`integer`, `string`, …) for `list` keys. */
+  /** Kind of list items (`integer`, `string`, ...) for `list` keys. */
   readonly itemKind: KeyKind | null;
   /** Whether `null` is a valid value (unset / off). */
   readonly nullable: boolean;

@@ -40,7 +40,7 @@ export interface LoadedConfig {
   readonly warnings: string[];
   /** Absolute path of the configuration file read, or `null` when none was. */
   readonly file: string | null;
-  /** Arguments that are not configuration flags (subcommands, `--tui`, `--help`, …), in order. */
+  /** Arguments that are not configuration flags (subcommands, `--tui`, `--help`, ...), in order. */
   readonly rest: string[];
   /**
    * What profile Production would refuse, one line per finding, in profile Development, where they are not warnings

@@ -18,9 +18,9 @@ const SECRET_PARAM = /pass|secret|token|key|auth|cred/i;
 const AUTHORITY_URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/;
 
 /**
- * `postgres://user:secret@host/db` → `postgres://user:****@host/db`. Fail safe: a value whose shape is not clearly
+ * `postgres://user:secret@host/db` -> `postgres://user:****@host/db`. Fail safe: a value whose shape is not clearly
  * `scheme://[user[:password]@]host[/path][?query]` is masked whole (`notaurl:hunter2`, a key=value DSN such as
- * `host=x password=y`, two `@` in the authority, whitespace), because another reader — the driver, a person — may
+ * `host=x password=y`, two `@` in the authority, whitespace), because another reader -- the driver, a person -- may
  * find a password where this parser finds none. Secret-looking query parameters and any fragment are masked too.
  */
 export function maskDatabaseUrl(url: string): string {
@@ -79,10 +79,10 @@ export function maskValue(path: string, value: unknown): string {
 
 /** Shortens long displays in error messages. */
 function clip(text: string, max = 80): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return text.length <= max ? text : `${text.slice(0, max - 1)}\u2026`;
 }
 
-/** `key = value (from …): message`, with the value masked when the key is secret. */
+/** `key = value (from ...): message`, with the value masked when the key is secret. */
 export function formatProblem(path: string, value: unknown, source: ConfigSource, message: string): string {
   return `${path} = ${clip(maskValue(path, value))} (${sourcePhrase(source)}): ${message}`;
 }

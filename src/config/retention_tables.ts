@@ -7,7 +7,7 @@
  * @module
  */
 
-/** Table → time columns a retention rule may use; the first is the default. */
+/** Table -> time columns a retention rule may use; the first is the default. */
 export const RETENTION_TIME_COLUMNS = {
   events: ["created_at"],
   visits: ["connected_at"],

@@ -1,5 +1,5 @@
 /**
- * "Did you mean …?" for mistyped configuration keys, environment variables
+ * "Did you mean ...?" for mistyped configuration keys, environment variables
  * and flags (issue 13: `admin_pasword`, `PM_PROT`). A suggestion is made
  * only when the nearest known name is close for its length, so unrelated
  * names get none.
@@ -9,7 +9,7 @@
 
 import { CONFIG_KEYS, type KeyInfo } from "./keys.ts";
 
-/** Edit distance counting an adjacent transposition as one edit (`prot` → `port` is 1). */
+/** Edit distance counting an adjacent transposition as one edit (`prot` -> `port` is 1). */
 export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
@@ -43,7 +43,7 @@ export interface Suggestion {
   readonly key: KeyInfo;
 }
 
-/** The known key or section nearest to an unknown dotted path (`admin_pasword`, `Admin-Password` → `admin_password`). */
+/** The known key or section nearest to an unknown dotted path (`admin_pasword`, `Admin-Password` -> `admin_password`). */
 export function suggestKey(path: string): Suggestion | null {
   const key = nearest(path.toLowerCase().replaceAll("-", "_"), CONFIG_KEYS, (k) => k.path);
   return key ? { name: key.path, key } : null;
@@ -52,7 +52,7 @@ export function suggestKey(path: string): Suggestion | null {
 /** Variables that are not keys but set one (`PM_DATABASE_URL_FILE` holds `database_url`). */
 const ENV_FEEDS: readonly [string, string][] = [["PM_DATABASE_URL_FILE", "database_url"]];
 
-/** The known variable nearest to an unknown `PM_…` one (`PM_PROT` → `PM_PORT`). */
+/** The known variable nearest to an unknown `PM_...` one (`PM_PROT` -> `PM_PORT`). */
 export function suggestEnv(name: string): Suggestion | null {
   const candidates: Suggestion[] = CONFIG_KEYS.map((key) => ({ name: key.env, key }));
   for (const [env, path] of ENV_FEEDS) {
@@ -63,7 +63,7 @@ export function suggestEnv(name: string): Suggestion | null {
 }
 
 /**
- * The message for an unknown key or variable: a warning (`… is ignored; did you mean port?`), or a problem
+ * The message for an unknown key or variable: a warning (`... is ignored; did you mean port?`), or a problem
  * when the nearest name sets a secret. A misspelled secret would otherwise start the server without it (no admin
  * password, the embedded database instead of `database_url`); refusing names the fix at once.
  */

@@ -15,7 +15,7 @@ export type ArgKind =
   | "user"
   /** An integer, optionally bounded by `min`/`max`. */
   | "int"
-  /** A room id (1–20 letters, digits, `-`, `_`; spec 3 §8). */
+  /** A room id (1-20 letters, digits, `-`, `_`; spec 3 §8). */
   | "room"
   /** Any single word. */
   | "word"

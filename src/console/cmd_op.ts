@@ -1,6 +1,6 @@
 /**
  * The generic console commands over the operations layer: `op <name>
- * [args]` calls any operation — a built-in one or one a plugin host added —
+ * [args]` calls any operation -- a built-in one or one a plugin host added --
  * and prints its JSON result; `ops [prefix]` lists them. Arguments are a
  * JSON object or array (in single quotes: `op room.lock '{"room_id":
  * "abc", "locked": true}'`), or words: `key=value` for a named argument,
@@ -32,7 +32,7 @@ function coerce(op: Operation<never> | undefined, name: string | undefined, word
   return field.safeParse(word).success ? word : json.value;
 }
 
-/** The arguments of `op <name> …` from the words after the name. */
+/** The arguments of `op <name> ...` from the words after the name. */
 export function opArgs(op: Operation<never> | undefined, words: readonly string[]): unknown {
   const text = words.join(" ").trim();
   if (!text) return {};

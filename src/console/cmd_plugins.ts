@@ -37,7 +37,7 @@ function summaryLine(p: Summary): string {
     : p.version
     ? ` ${p.version}`
     : "";
-  return `${p.id}${name}: ${p.state}${p.reason ? ` — ${p.reason}` : ""}`;
+  return `${p.id}${name}: ${p.state}${p.reason ? ` \u2014 ${p.reason}` : ""}`;
 }
 
 /** The plugin and extension commands. */

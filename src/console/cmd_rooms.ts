@@ -1,5 +1,5 @@
 /**
- * Console room commands (spec 3 §4.2 `rooms`, `room …`): each parses its
+ * Console room commands (spec 3 §4.2 `rooms`, `room ...`): each parses its
  * words, calls the room operation (`src/ops`) as the line's actor and
  * renders the JSON result as text.
  *
@@ -79,7 +79,7 @@ export function roomCommands(): CommandSpec[] {
     {
       name: "room start",
       args: [room],
-      help: "forced start: selecting → waiting for ready; waiting → playing (not ready = aborted)",
+      help: "forced start: selecting \u2192 waiting for ready; waiting \u2192 playing (not ready = aborted)",
       group,
       run: async (args, call) => {
         const id = args.str("room_id");

@@ -1,7 +1,7 @@
 /**
  * Server-wide console commands (spec 3 §4.2): help, exit/quit,
  * check-config, config reload, runtime switches, OpenUDS approval, welcome
- * configuration, player count and the runtime report — `help` aside, each
+ * configuration, player count and the runtime report -- `help` aside, each
  * an adapter over its operation (`src/ops`).
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * `update …` (spec 3 §4.2, §5.4): the console face of the `update.*`
+ * `update ...` (spec 3 §4.2, §5.4): the console face of the `update.*`
  * operations. Every form prints the updater's state afterwards, so the
  * operator sees what is pending and what it waits for.
  *
@@ -51,7 +51,7 @@ export function statusLines(s: Status): string[] {
   if (s.last_error) lines.push(`last error: ${s.last_error}`);
   if (s.last_update) {
     const u = s.last_update;
-    lines.push(u.kind === "update" ? `last update: ${u.from} → ${u.to}` : `last rollback: from ${u.from}`);
+    lines.push(u.kind === "update" ? `last update: ${u.from} \u2192 ${u.to}` : `last rollback: from ${u.from}`);
   }
   return lines;
 }

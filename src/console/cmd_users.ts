@@ -1,7 +1,7 @@
 /**
  * Console commands about people (spec 3 §4.2): online users, kick, bans by
  * id and address, IP and room history, playtime, administrator ids and
- * broadcasts — each an adapter over its operation (`src/ops`).
+ * broadcasts -- each an adapter over its operation (`src/ops`).
  *
  * @module
  */

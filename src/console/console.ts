@@ -46,7 +46,7 @@ export interface ConsoleOptions {
   readonly logs?: LogHub;
   /** The process's log sink, taken over while a prompt or the terminal UI is shown. */
   readonly logSink?: ConsoleLogSink;
-  /** Where the console notes its own events (input ended, …). */
+  /** Where the console notes its own events (input ended, ...). */
   readonly log?: Logger;
   /** Terminal size (default `Deno.consoleSize()`). */
   readonly size?: () => { columns: number; rows: number };

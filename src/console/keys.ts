@@ -83,7 +83,7 @@ export function parseKeys(input: string): { keys: Key[]; rest: string } {
       const next = input[i + 1];
       if (next === undefined) return { keys, rest: input.slice(i) };
       if (next === "[" || next === "O") {
-        // CSI / SS3: parameters, then one final byte in @–~.
+        // CSI / SS3: parameters, then one final byte in @-~.
         let j = i + 2;
         while (j < input.length && !/[@-~]/.test(input[j]!)) j++;
         if (j >= input.length) return { keys, rest: input.slice(i) };

@@ -1,7 +1,7 @@
 /**
  * The one console command registry (spec 3 §4.2; issue 7): every command is
- * declared once — name, aliases, arguments, help and a handler that returns
- * output lines — and the terminal console, the terminal UI, the in-game
+ * declared once -- name, aliases, arguments, help and a handler that returns
+ * output lines -- and the terminal console, the terminal UI, the in-game
  * console and OpenUDS `cli.execute` all run lines through it. Plugins add
  * commands with {@link CommandRegistry.register}.
  *
@@ -148,7 +148,7 @@ export class CommandRegistry {
     }
   }
 
-  /** Runs one line and returns its output lines (errors as `error: …`); the in-game console's runner. */
+  /** Runs one line and returns its output lines (errors as `error: ...`); the in-game console's runner. */
   async execute(line: string, actor: Actor): Promise<string[]> {
     return (await this.run(line, actor)).lines;
   }
@@ -188,7 +188,7 @@ export class CommandRegistry {
     const out = new Set<string>();
     for (const name of this.#byName.keys()) {
       if (!name.startsWith(t)) continue;
-      // Complete word by word: `ro` → `room`, `rooms`; `room i` → `room info`, `room i`.
+      // Complete word by word: `ro` -> `room`, `rooms`; `room i` -> `room info`, `room i`.
       const typedWords = t.split(" ").length;
       out.add(name.split(" ").slice(0, typedWords).join(" "));
     }

@@ -53,15 +53,15 @@ function pane(
   color: boolean,
 ): string[] {
   const inner = Math.max(0, width - 2);
-  const label = fit(`─ ${title} `, Math.min(inner, title.length + 3));
-  const top = `┌${label}${"─".repeat(Math.max(0, inner - label.length))}┐`;
+  const label = fit(`\u2500 ${title} `, Math.min(inner, title.length + 3));
+  const top = `\u250c${label}${"\u2500".repeat(Math.max(0, inner - label.length))}\u2510`;
   const rows = Math.max(0, height - 2);
   const lines = [top];
   for (let i = 0; i < rows; i++) {
     const item = body[i];
-    lines.push(`│${paint(fit(item?.text ?? "", inner), item?.style, color)}│`);
+    lines.push(`\u2502${paint(fit(item?.text ?? "", inner), item?.style, color)}\u2502`);
   }
-  lines.push(`└${"─".repeat(inner)}┘`);
+  lines.push(`\u2514${"\u2500".repeat(inner)}\u2518`);
   return lines;
 }
 
@@ -69,7 +69,7 @@ function pane(
 function head(lines: readonly string[], n: number): StyledLine[] {
   if (lines.length <= n) return lines.map((text) => ({ text }));
   return [...lines.slice(0, Math.max(0, n - 1)).map((text) => ({ text })), {
-    text: `… ${lines.length - n + 1} more`,
+    text: `\u2026 ${lines.length - n + 1} more`,
     style: "dim",
   }];
 }

@@ -98,7 +98,7 @@ export function roundLines(r: RoundView, detail = true): string[] {
   return lines;
 }
 
-/** `abc  joined 2026-01-01 00:00:00Z  left …`. */
+/** `abc  joined 2026-01-01 00:00:00Z  left ...`. */
 export function visitLine(v: RoomVisit): string {
   return `${v.room_id}${v.monitor ? " (monitor)" : ""}  joined ${fmtTime(v.joined_at)}  ${
     v.left_at === null ? "still inside" : `left ${fmtTime(v.left_at)}`
@@ -120,7 +120,7 @@ export function kvLines(obj: Readonly<Record<string, unknown>>, indent = "  "): 
   return lines;
 }
 
-/** A latency histogram as a bar chart: `  <1ms      12  ████`. */
+/** A latency histogram as a bar chart: `  <1ms      12  ####`. */
 export function histogramLines(
   title: string,
   h: { count: number; avg_ms: number; max_ms: number; buckets: Record<string, number> },

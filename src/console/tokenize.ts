@@ -1,6 +1,6 @@
 /**
  * Splits a console line into words (spec 3 §4.2). Words are separated by
- * whitespace; `"…"` and `'…'` group words with spaces (a backslash escapes
+ * whitespace; `"..."` and `'...'` group words with spaces (a backslash escapes
  * the next character inside double quotes), so `broadcast all "two  spaces"`
  * keeps the message whole.
  *

@@ -57,10 +57,10 @@ export function startTui(o: ConsoleOptions & { readonly stdin: TerminalInput }):
       )
       : ["(not available)"];
     const c = services?.counts();
-    const title = ` Chorus ${services?.version ?? ""} — ${
+    const title = ` Chorus ${services?.version ?? ""} \u2014 ${
       c ? `${c.users} players, ${c.rooms} rooms, ${c.sessions} sessions` : ""
-    }${core?.switches.roomCreation === false ? " — room creation off" : ""}${
-      core?.switches.connections === false ? " — connections off" : ""
+    }${core?.switches.roomCreation === false ? " \u2014 room creation off" : ""}${
+      core?.switches.connections === false ? " \u2014 connections off" : ""
     }`;
     const { columns } = size();
     return { title, rooms, users, output, logs, logScroll, prompt: editor.view("> ", columns) };

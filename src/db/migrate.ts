@@ -50,7 +50,7 @@ export function migrationScript(step: Migration, dialect: Dialect): string {
 
 /**
  * Brings `component`'s tables to the last version of `steps` and returns
- * that version. Steps must be numbered 1, 2, 3, … without gaps.
+ * that version. Steps must be numbered 1, 2, 3, ... without gaps.
  */
 export async function migrate(db: Db, component: string, steps: readonly Migration[]): Promise<number> {
   steps.forEach((step, i) => {

@@ -12,7 +12,7 @@ import { type Db, DbError } from "./types.ts";
 
 /** Where a role keeps its data. */
 export interface DbLocation {
-  /** `postgres://…` or `postgresql://…`; when set, `dataDir` is not used for the database. */
+  /** `postgres://...` or `postgresql://...`; when set, `dataDir` is not used for the database. */
   readonly url?: string | undefined;
   /** Directory for the embedded database file. */
   readonly dataDir: string;

@@ -1,6 +1,6 @@
 /**
  * The small SQL seam of the roles' own stores (monitor proxy, account backend,
- * companion services): one interface, two backends — SQLite through Deno's
+ * companion services): one interface, two backends -- SQLite through Deno's
  * built-in `node:sqlite` (the embedded default, a file under the role's data
  * directory) and PostgreSQL by URL. Statements are written once in the common
  * subset of both dialects with `$n` parameters; migrations may give a

@@ -2,7 +2,7 @@
  * Push delivery for extensions (spec 3 §4.6: plugin events are delivered
  * reliably through a bounded queue): a {@link Delivery} reads a reliable
  * subscription and calls one handler per item, strictly in order and one
- * at a time — an asynchronous handler (a plugin in another thread or
+ * at a time -- an asynchronous handler (a plugin in another thread or
  * process) is awaited before the next item. The game never waits for it:
  * while the handler is slow, events queue up to the capacity; beyond it
  * they are refused, counted and reported (a `lagged` item at the gap, the

@@ -19,7 +19,7 @@ import { FailureThrottle, type FailureThrottleOptions } from "../util/failure_th
 /**
  * Back-off and overall budget of failed admin logins (issue 14), on top of
  * the per-address window: an address failing more than 5 times in a row
- * waits 1 min, then 2, 4 … up to 1 h; all addresses together get 30
+ * waits 1 min, then 2, 4 ... up to 1 h; all addresses together get 30
  * failures per 10 min (3 a minute once spent), so a botnet's many addresses
  * do not multiply the guesses.
  */

@@ -33,7 +33,7 @@ export interface AdminStateSources {
   };
   /** `server.stats`. */
   readonly stats: { readonly uptime_secs: number; readonly active_rooms: number; readonly active_sessions: number };
-  /** `runtime.persistence`: `{enabled: false, …}` without a store, else the store's report (or `{enabled, error}`). */
+  /** `runtime.persistence`: `{enabled: false, ...}` without a store, else the store's report (or `{enabled, error}`). */
   readonly persistence: Readonly<Record<string, unknown>>;
   readonly health: HealthStatus;
   /** `room.list` with `detail`. */
@@ -64,7 +64,7 @@ export type StoreView =
 export interface AdminRoomView {
   readonly name: string;
   readonly hidden: boolean;
-  /** The JSON API's state (`SELECTING_CHART`, …); the page turns it into words. */
+  /** The JSON API's state (`SELECTING_CHART`, ...); the page turns it into words. */
   readonly state: StateJson;
   readonly locked: boolean;
   readonly cycle: boolean;
@@ -125,7 +125,7 @@ export interface AdminStateView {
 /** Masks the password of any `scheme://user:password@` in `text`, and shortens it. */
 export function maskCredentials(text: string): string {
   const masked = text.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*:)[^\s@]*@/gi, "$1***@");
-  return masked.length > MAX_ERROR_CHARS ? `${masked.slice(0, MAX_ERROR_CHARS - 1)}…` : masked;
+  return masked.length > MAX_ERROR_CHARS ? `${masked.slice(0, MAX_ERROR_CHARS - 1)}\u2026` : masked;
 }
 
 /** The `runtime.persistence` report as the panel shows it. */

@@ -36,7 +36,7 @@ export interface HttpApp {
   readonly app: Hono<HttpEnv>;
   /** Plugin route registry (spec 1 §4.3 rule 1). */
   readonly routes: RouteRegistry;
-  /** SSE stream registry (spec 1 §4.3 rules 2–3). */
+  /** SSE stream registry (spec 1 §4.3 rules 2-3). */
   readonly streams: SseRegistry;
   readonly context: HttpContext;
   /** Calls the app in process as client `ip` (default 127.0.0.1). */

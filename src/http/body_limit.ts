@@ -1,6 +1,6 @@
 /**
  * The request body limit (every route; spec 1 §4.3 style bounded input). Hono's `bodyLimit` buffers a body sent
- * without `content-length` into `new Request(original, …)`, which copies the original's abort signal; reading a
+ * without `content-length` into `new Request(original, ...)`, which copies the original's abort signal; reading a
  * `Deno.serve` request's signal makes Deno print a warning about its legacy abort behaviour (in the server's log and
  * in every test run). This one builds the buffered request from the URL, method and headers only, and gives it a
  * `content-length`, so later limits (the admin routes') take it as is.

@@ -1,8 +1,8 @@
 /**
  * The broadcast hub's vocabulary: which domain event becomes which named
  * stream event (spec 1 §6) and with which payload (spec 1 §2.3). Every
- * stream — `/api/events`, `/rooms/listen`, `/api/rooms/listen`, `/api/ws`
- * and plugin streams — starts from {@link hubEvent}; each then keeps the
+ * stream -- `/api/events`, `/rooms/listen`, `/api/rooms/listen`, `/api/ws`
+ * and plugin streams -- starts from {@link hubEvent}; each then keeps the
  * names it carries.
  *
  * When each fires (see `docs/http.md`):
@@ -12,8 +12,8 @@
  * - `delete_room`: the room is gone (extension of profile S; it follows the last `leave_room`).
  * - `new_round`: a round was settled (`round` = RoundData of the finished round).
  * - `player_score` (profile R): a player's record was reported (`Played`), as the room saw it.
- * - `start_round` (profile R): the round began playing — when every member was ready, not at
- *   `RequestStart` (the admin-panel variant) and not at settlement (PMP ≥ 2026-08-02; extended.md §10 item 4).
+ * - `start_round` (profile R): the round began playing -- when every member was ready, not at
+ *   `RequestStart` (the admin-panel variant) and not at settlement (PMP >= 2026-08-02; extended.md §10 item 4).
  *
  * @module
  */

@@ -29,7 +29,7 @@ import {
   vec,
 } from "../protocol/mod.ts";
 
-/** Browser → server commands: `0 Join`, `1 Leave`, `2 Ready`. */
+/** Browser -> server commands: `0 Join`, `1 Leave`, `2 Ready`. */
 export const WsCommand = enumOf("WsCommand", [
   variant("Join", { room_id: RoomId }),
   variant("Leave"),
@@ -37,7 +37,7 @@ export const WsCommand = enumOf("WsCommand", [
 ]);
 
 /**
- * Server → browser events. `Authenticate` is sent once after connecting;
+ * Server -> browser events. `Authenticate` is sent once after connecting;
  * `Join`/`Leave` answer the commands; the rest relay what the spectator's
  * session receives. `UserLeave` is declared for the wire order but, as in
  * the reference proxy, never sent: a leave arrives as `Message` `LeaveRoom`.

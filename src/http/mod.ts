@@ -9,7 +9,7 @@
  * import { listenOptionsOf, startHttp } from "./mod.ts";
  * const listen = listenOptionsOf(config);
  * const http = listen ? startHttp({ server, config }, listen) : null;
- * // … later
+ * // ... later
  * await http?.close();
  * ```
  *

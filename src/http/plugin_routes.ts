@@ -1,7 +1,7 @@
 /**
  * The catch-all (spec 1 §4.3 `/{*path}`): registered SSE streams first,
  * then routes registered by plugins, else 404 `route not found`. Built-in
- * routes are matched before this, so a plugin cannot shadow them — except
+ * routes are matched before this, so a plugin cannot shadow them -- except
  * `/api/rooms/listen`, which is itself a registered stream (rule 3); the
  * registries refuse paths a built-in answers (`builtin_routes.ts`).
  *

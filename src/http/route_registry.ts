@@ -30,7 +30,7 @@ export interface PluginRequest {
   readonly body: unknown;
 }
 
-/** What a plugin route handler answers: `ok` → 200 JSON, `error` → `status` (default 500) with `{error, code}`. */
+/** What a plugin route handler answers: `ok` -> 200 JSON, `error` -> `status` (default 500) with `{error, code}`. */
 export type PluginReply =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: string; readonly status?: number };

@@ -5,7 +5,7 @@
  * switches are in `routes_admin_panel.ts`, over the helpers exported here.
  * Spec 2 leaves these endpoints open; they are listed in `docs/http.md`.
  * Each action is an adapter over its operation
- * (`src/ops`), called as the `http-admin` actor: parse → call → render,
+ * (`src/ops`), called as the `http-admin` actor: parse -> call -> render,
  * with the operation's error code mapped to an HTTP status.
  *
  * Security: a session cookie `chorus_admin` (HttpOnly, SameSite=Strict,

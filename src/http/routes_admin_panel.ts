@@ -1,9 +1,9 @@
 /**
  * The admin panel's overview and room switches (issue 13, spec 2 §4.2):
  * `GET /admin/api/state` (server status, online players, rooms with chart,
- * lock and cycle, bans — everything in one answer, so one request per
+ * lock and cycle, bans -- everything in one answer, so one request per
  * refresh) and `POST /admin/api/rooms/<name>/lock|cycle`. Thin adapters:
- * parse → `ops.call` as the `http-admin` actor → render
+ * parse -> `ops.call` as the `http-admin` actor -> render
  * (`admin_state.ts`). Registered after {@link adminApiRoutes}, whose
  * middleware checks the session and refuses cross-site requests first.
  *
@@ -51,7 +51,7 @@ export function adminPanelRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
     }));
   });
 
-  /** A room switch: `{<field>: boolean}` → the operation taking `[room_id, value]`. */
+  /** A room switch: `{<field>: boolean}` -> the operation taking `[room_id, value]`. */
   const roomSwitch = <K extends string>(
     path: string,
     op: string,

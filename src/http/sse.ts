@@ -49,7 +49,7 @@ export interface Closable {
   close(): void | Promise<void>;
 }
 
-/** The default share of one client: 1/32 of the slots, at least 4 (1,024 streams → 32 per client). */
+/** The default share of one client: 1/32 of the slots, at least 4 (1,024 streams -> 32 per client). */
 export function defaultClientShare(limit: number): number {
   return Math.max(4, Math.floor(limit / 32));
 }

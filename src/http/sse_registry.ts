@@ -8,7 +8,7 @@
  * The profile R stream `/api/rooms/listen` is itself an entry here (rule 3),
  * registered by the host with `ready: false` and `keepalive` events, so a
  * plugin can replace it. Any other path a built-in route answers
- * (`/api/events`, `/api/rooms/<name>`, …) is refused: the built-in would be
+ * (`/api/events`, `/api/rooms/<name>`, ...) is refused: the built-in would be
  * served instead.
  *
  * @module

@@ -67,10 +67,10 @@ export const EN_US = {
   "join-game-ongoing-confirm": "This room is in a game. Join again to confirm and watch the round finish.",
   "room-progress": "Progress: [{bar}] {percent}%  {remaining} min left",
   "room-progress-unknown": "A round is in progress; you will play from the next one.",
-  "result-title": "▸ {chart} results",
+  "result-title": "\u25b8 {chart} results",
   "result-line": "#{rank}. {name}  {score}  {accuracy}%  P{perfect} G{good} B{bad} M{miss}  x{combo}",
   "result-line-fc": "#{rank}. {name}  {score}  {accuracy}%  P{perfect} G{good} B{bad} M{miss}  x{combo}  FC",
-  "result-line-dnf": "–. {name}  DNF",
+  "result-line-dnf": "\u2013. {name}  DNF",
   "result-summary": "Results: {passed}/{total} completed",
   "rate-limited": "Too many requests, slow down a little",
   "welcome-default":
@@ -81,7 +81,7 @@ export const EN_US = {
   "welcome-no-rooms": "none yet, create one!",
   "welcome-no-playtime": "nobody yet",
   "welcome-room": "{room} (host {host}, {players}/{max})",
-  "user-moved-to-room": "An administrator moved you to room {room}; reconnecting…",
+  "user-moved-to-room": "An administrator moved you to room {room}; reconnecting\u2026",
 } as const;
 
 /** A message key. */

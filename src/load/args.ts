@@ -27,7 +27,7 @@ function convert(opt: Opt, raw: string): string | number {
     throw new UsageError(`Cannot parse ${opt.flag}: "${raw}" is not an integer`);
   }
   if ((opt.min !== undefined && n < opt.min) || (opt.max !== undefined && n > opt.max)) {
-    throw new UsageError(`Cannot parse ${opt.flag}: ${raw} is outside ${opt.min ?? "-∞"}..${opt.max ?? "∞"}`);
+    throw new UsageError(`Cannot parse ${opt.flag}: ${raw} is outside ${opt.min ?? "-\u221e"}..${opt.max ?? "\u221e"}`);
   }
   return n;
 }
@@ -85,14 +85,14 @@ function check(o: LoadOptions): void {
     if (!o.path.startsWith("/")) throw new UsageError(`Cannot parse --path: "${o.path}" (expected a path from /)`);
     const lastPlayer = o.idBase + o.rooms * o.players - 1;
     if (o.rooms && lastPlayer > 999999) {
-      throw new UsageError(`Cannot use ids up to ${lastPlayer}: development records need player ids ≤ 999999`);
+      throw new UsageError(`Cannot use ids up to ${lastPlayer}: development records need player ids \u2264 999999`);
     }
   }
   if (o.scenario === "rooms") {
     const lastPlayer = o.idBase + o.rooms * o.players - 1;
     // Development records exist for players 1..999999 (src/upstream dev_records.ts).
     if (lastPlayer > 999999) {
-      throw new UsageError(`Cannot use ids up to ${lastPlayer}: development records need player ids ≤ 999999`);
+      throw new UsageError(`Cannot use ids up to ${lastPlayer}: development records need player ids \u2264 999999`);
     }
     if (o.monitorBase + o.rooms - 1 > I32) throw new UsageError("Cannot use --monitor-base: ids exceed i32");
     if (o.monitor && o.monitorBase <= lastPlayer && o.monitorBase + o.rooms > o.idBase) {

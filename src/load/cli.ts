@@ -1,10 +1,10 @@
 /**
  * `chorus load <scenario> [options]`: opens the target (development upstream,
  * optionally a spawned server), runs one scenario with a progress bar, prints
- * the table and the JSON report, and closes everything — also on Ctrl-C (a
+ * the table and the JSON report, and closes everything -- also on Ctrl-C (a
  * second Ctrl-C kills the spawned server and exits at once).
  *
- * Run directly with `deno run -A src/load/cli.ts <scenario> …`.
+ * Run directly with `deno run -A src/load/cli.ts <scenario> ...`.
  *
  * @module
  */

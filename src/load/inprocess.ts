@@ -1,6 +1,6 @@
 /**
  * The in-process benchmark (spec 3 §4.2 `benchmark`): virtual sessions with
- * negative ids (from −100,000,000) and rooms named `bench-…` inside a running
+ * negative ids (from -100,000,000) and rooms named `bench-...` inside a running
  * server, speaking the real protocol over in-memory pipes, playing rounds with
  * telemetry at the official client's rates. `fixed` keeps N rooms; `ramp` adds
  * `rooms/8 + 1` rooms per step until process CPU or RSS reaches its cap, then

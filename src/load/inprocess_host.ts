@@ -1,7 +1,7 @@
 /**
  * The console's benchmark runner (spec 3 §4.2 `benchmark`): one in-process
- * benchmark at a time per server — the state lives on this instance, made
- * once per process by `src/app.ts` — stopped by the process's stop signal,
+ * benchmark at a time per server -- the state lives on this instance, made
+ * once per process by `src/app.ts` -- stopped by the process's stop signal,
  * with a way for shutdown to wait until the run has cleaned up and stored its
  * report.
  *

@@ -154,7 +154,7 @@ function bounded(what: string, raw: string, v: number, min: number, max: number)
  * Parses console arguments: `[dur_s=30] [rooms=100]` (simple form), or
  * `run fixed|ramp [dur_s] [rooms] [--rooms N] [--players N] [--duration 60s|10m] [--round-secs S] [--cpu P]
  * [--ram 2048m]` (flags also as `--flag=value`; `ramp` may add up to 5000 rooms unless `--rooms` says less).
- * Throws a `RangeError` reading `Cannot …` on bad input.
+ * Throws a `RangeError` reading `Cannot ...` on bad input.
  */
 export function parseBenchmarkArgs(args: readonly string[]): BenchmarkOptions {
   if (args[0] !== "run") {
@@ -219,13 +219,13 @@ export function formatBenchmarkReport(r: BenchmarkReport): string[] {
   const ap = (v: AvgPeak, unit = "") => `avg ${v.avg}${unit}, peak ${v.peak}${unit}`;
   const l = r.latency.summary;
   const lines = [
-    `${r.title}${r.interrupted ? " (interrupted)" : ""} — report ${r.id}`,
+    `${r.title}${r.interrupted ? " (interrupted)" : ""} \u2014 report ${r.id}`,
     `duration ${r.durationSecs} s, rounds ${r.rounds}`,
     `sessions ${ap(r.sessions)}; rooms ${ap(r.rooms)}; playing ${ap(r.playingRooms)}`,
     `CPU ${ap(r.cpuPercent, " %")}; RSS ${ap(r.rssMb, " MB")}; commands/s ${ap(r.commandsPerSec)}`,
     `operations ${r.operations}, failed ${r.failedOperations}; telemetry ${r.telemetry.touchMessages} touch and ${r.telemetry.judgeMessages} judge messages`,
     `latency p50 ${l.p50 ?? "-"} ms, p99 ${l.p99 ?? "-"} ms, max ${l.max ?? "-"} ms`,
-    `histogram ${r.latency.buckets.map((b) => `${b.le === null ? "≥5000" : `<${b.le}`}:${b.count}`).join(" ")}`,
+    `histogram ${r.latency.buckets.map((b) => `${b.le === null ? "\u22655000" : `<${b.le}`}:${b.count}`).join(" ")}`,
   ];
   if (r.reached) {
     lines.push(

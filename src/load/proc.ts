@@ -108,7 +108,7 @@ export function readSystemCpu(): { busyMs: number; totalMs: number } | null {
   try {
     const line = Deno.readTextFileSync("/proc/stat").split("\n", 1)[0]!;
     const v = line.trim().split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal …: idle and iowait are not busy.
+    // user nice system idle iowait irq softirq steal ...: idle and iowait are not busy.
     const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
     const idle = (v[3] ?? 0) + (v[4] ?? 0);
     return { busyMs: (total - idle) * 1000 / USER_HZ, totalMs: total * 1000 / USER_HZ };

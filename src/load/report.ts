@@ -70,10 +70,10 @@ export function buildReport(ctx: ReportContext, r: ScenarioResult): LoadReport {
   const table: Row[] = [
     ...r.rows,
     ["errors", errors.total ? Object.entries(errors.byKind).map(([k, n]) => `${k} ×${n}`).join(", ") : "0"],
-    ["generator event-loop lag p99 / max", `${lag.p99 ?? "—"} / ${lag.max ?? "—"} ms`],
+    ["generator event-loop lag p99 / max", `${lag.p99 ?? "\u2014"} / ${lag.max ?? "\u2014"} ms`],
     [
       "other processes' CPU (machine)",
-      ctx.machineLoad.otherCpuPercent === null ? "—" : `${ctx.machineLoad.otherCpuPercent} % of one core`,
+      ctx.machineLoad.otherCpuPercent === null ? "\u2014" : `${ctx.machineLoad.otherCpuPercent} % of one core`,
     ],
   ];
   const { serverArgs, ...options } = ctx.options;
@@ -113,7 +113,7 @@ export function renderReport(report: LoadReport): string {
   const m = report.machine;
   const title = `${report.scenario}${
     report.interrupted ? " (interrupted)" : ""
-  } — ${report.target.host}:${report.target.port}`;
+  } \u2014 ${report.target.host}:${report.target.port}`;
   const errorLines = report.errors.samples.length
     ? ["", "first errors:", ...report.errors.samples.map((s) => `  ${s}`)]
     : [];

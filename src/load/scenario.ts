@@ -62,14 +62,14 @@ export interface RunTarget extends Endpoint {
   readonly httpPort?: number | null;
 }
 
-/** Formats a number of ms for the table (`—` when null). */
+/** Formats a number of ms for the table (`--` when null). */
 export function fmtMs(v: number | null): string {
-  return v === null ? "—" : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : Math.round(v)} ms`;
+  return v === null ? "\u2014" : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : Math.round(v)} ms`;
 }
 
 /** Formats a plain number with thousands separators. */
 export function fmtNum(v: number | null, digits = 0): string {
-  return v === null ? "—" : v.toLocaleString("en-US", { maximumFractionDigits: digits });
+  return v === null ? "\u2014" : v.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
 
 /** Formats p50 / p99 / max of a summary. */

@@ -150,10 +150,10 @@ export function runHttp(o: Opts, target: RunTarget & { httpPort: number }, deps:
       ["responses / window", `${fmtNum(responses)} in ${(windowMs / 1000).toFixed(1)} s`],
       ["requests/s", fmtNum(results.requestsPerSec, 1)],
       ["latency p50 / p99 / max", fmtLatency(s)],
-      ["response size (avg)", results.responseBytes.avg === null ? "—" : `${fmtNum(results.responseBytes.avg)} B`],
+      ["response size (avg)", results.responseBytes.avg === null ? "\u2014" : `${fmtNum(results.responseBytes.avg)} B`],
       [
         "status counts",
-        statuses.size ? Object.entries(results.statuses).map(([k, n]) => `${k}: ${n}`).join(", ") : "—",
+        statuses.size ? Object.entries(results.statuses).map(([k, n]) => `${k}: ${n}`).join(", ") : "\u2014",
       ],
     ];
     if (background) {
@@ -168,7 +168,7 @@ export function runHttp(o: Opts, target: RunTarget & { httpPort: number }, deps:
     const total = o.duration * 1000;
     const elapsed = phase === "requests" ? Math.min(total, clock.monotonic() - windowStart) : total;
     const detail = `${responses} responses, ${perSecond(responses, elapsed)}/s, p99 ${
-      latency.quantile(0.99)?.toFixed(1) ?? "—"
+      latency.quantile(0.99)?.toFixed(1) ?? "\u2014"
     } ms, ${errors.total} errors`;
     return { phase, done: elapsed, total, detail };
   };

@@ -32,7 +32,7 @@ export interface LoginPhase {
   readonly failed: number;
   readonly elapsedMs: number;
   readonly perSec: number;
-  /** Authenticate request → reply. */
+  /** Authenticate request -> reply. */
   readonly authRtt: LatencySummary;
   /** Connect + authenticate. */
   readonly connectAndAuth: LatencySummary;

@@ -244,12 +244,12 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
       ["setup time / steady window", `${(m.setupMs / 1000).toFixed(1)} s / ${(m.steadyMs / 1000).toFixed(1)} s`],
       ["rounds completed", fmtNum(rounds)],
       [
-        "touch msgs/s sent → relayed",
-        `${fmtNum(rate(m.sent.touchMessages), 1)} → ${fmtNum(rate(m.received.touchMessages), 1)}`,
+        "touch msgs/s sent \u2192 relayed",
+        `${fmtNum(rate(m.sent.touchMessages), 1)} \u2192 ${fmtNum(rate(m.received.touchMessages), 1)}`,
       ],
       [
-        "judge msgs/s sent → relayed",
-        `${fmtNum(rate(m.sent.judgeMessages), 1)} → ${fmtNum(rate(m.received.judgeMessages), 1)}`,
+        "judge msgs/s sent \u2192 relayed",
+        `${fmtNum(rate(m.sent.judgeMessages), 1)} \u2192 ${fmtNum(rate(m.received.judgeMessages), 1)}`,
       ],
       ["touch frames/s relayed", fmtNum(rate(m.received.touchFrames), 1)],
       ["judge events/s relayed", fmtNum(rate(m.received.judgeEvents), 1)],
@@ -271,7 +271,7 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
 
   const status = (): RunStatus => {
     const d = `${ready} rooms, ${relay.received.touchMessages + relay.received.judgeMessages} relayed, ` +
-      `relay p99 ${relay.touchLatency.quantile(0.99)?.toFixed(1) ?? "—"} ms, ${errors.total} errors`;
+      `relay p99 ${relay.touchLatency.quantile(0.99)?.toFixed(1) ?? "\u2014"} ms, ${errors.total} errors`;
     if (phase === "setup") return { phase, done: ready + setupFailed + setupUnfinished, total: o.rooms, detail: d };
     const total = o.duration * 1000;
     return {

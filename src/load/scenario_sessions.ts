@@ -151,9 +151,9 @@ export function runSessions(o: Opts, target: RunTarget, deps: RunDeps): Scenario
     ];
     if (server) {
       rows.push(
-        ["server RSS baseline → hold end", `${server.rssBaselineMb} → ${server.rssHoldEndMb} MB`],
-        ["server RSS per session", server.perSessionKb === null ? "—" : `${server.perSessionKb} KB`],
-        ["server CPU during hold", `${server.cpuPercentHold ?? "—"} % of one core`],
+        ["server RSS baseline \u2192 hold end", `${server.rssBaselineMb} \u2192 ${server.rssHoldEndMb} MB`],
+        ["server RSS per session", server.perSessionKb === null ? "\u2014" : `${server.perSessionKb} KB`],
+        ["server CPU during hold", `${server.cpuPercentHold ?? "\u2014"} % of one core`],
       );
     }
     if (generator) rows.push(["generator CPU during hold", `${generator.cpuPercentHold} % of one core`]);
@@ -170,7 +170,7 @@ export function runSessions(o: Opts, target: RunTarget, deps: RunDeps): Scenario
       phase,
       done: Math.min(held, o.duration * 1000),
       total: o.duration * 1000,
-      detail: `${established} sessions, ping p99 ${s.p99 ?? "—"} ms, ${errors.total} errors`,
+      detail: `${established} sessions, ping p99 ${s.p99 ?? "\u2014"} ms, ${errors.total} errors`,
     };
   };
 

@@ -149,7 +149,7 @@ export function runSse(o: Opts, target: RunTarget & { httpPort: number }, deps: 
 
   const status = (): RunStatus => {
     const detail = `${ready} subscribed, ${created} events, ${delivered} delivered, p99 ${
-      latency.quantile(0.99)?.toFixed(1) ?? "—"
+      latency.quantile(0.99)?.toFixed(1) ?? "\u2014"
     } ms`;
     if (phase === "subscribe") return { phase, done: ready, total: o.subscribers, detail };
     const total = o.duration * 1000;

@@ -33,7 +33,7 @@ function bucketOf(us: number): number {
   if (us < LINEAR) return us < 0 ? 0 : Math.floor(us);
   const v = Math.min(Math.floor(us), 2 ** (OCTAVES + SUB_BITS + 1) - 1);
   const log2 = v < 2 ** 31 ? 31 - Math.clz32(v) : Math.floor(Math.log2(v));
-  const exp = log2 - SUB_BITS; // ≥ 1 because v ≥ 128
+  const exp = log2 - SUB_BITS; // >= 1 because v >= 128
   const sub = Math.floor(v / 2 ** exp); // 64..127
   return LINEAR + (exp - 1) * SUB + (sub - SUB);
 }
@@ -133,7 +133,7 @@ export interface FixedBucket {
   readonly count: number;
 }
 
-/** Counts of samples per fixed bucket (`[0,1)`, `[1,5)`, … `[5000,∞)`). */
+/** Counts of samples per fixed bucket (`[0,1)`, `[1,5)`, ... `[5000,infinity)`). */
 export class FixedHistogram {
   readonly bounds: readonly number[];
   #counts: number[];

@@ -1,7 +1,7 @@
 /**
  * What a load run talks to: the development upstream (started as a child
  * process on a free port below 32768 unless `--upstream` is given;
- * platform.md §3) and the game server — given by address, or spawned as a
+ * platform.md §3) and the game server -- given by address, or spawned as a
  * child process of our own `main.ts` on a free loopback port, in a scratch
  * working directory, and stopped at the end.
  *
@@ -134,7 +134,7 @@ export async function openTarget(o: LoadOptions): Promise<OpenTarget> {
     await waitListening(server, port, 60_000);
     if (httpPort) await waitListening(server, httpPort, 10_000);
     notes.push(
-      `server: spawned pid ${server.pid} on 127.0.0.1:${port}${o.cpuProf ? `, CPU profile → ${o.cpuProf}` : ""}`,
+      `server: spawned pid ${server.pid} on 127.0.0.1:${port}${o.cpuProf ? `, CPU profile \u2192 ${o.cpuProf}` : ""}`,
     );
     return {
       target: { host: "127.0.0.1", port, pid: server.pid, httpPort: httpPort || null },

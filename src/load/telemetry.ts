@@ -149,7 +149,7 @@ export class RelayMeter {
   }
 }
 
-/** `a − b`, field by field. */
+/** `a - b`, field by field. */
 export function diffCounts(a: TelemetryCounts, b: TelemetryCounts): TelemetryCounts {
   return {
     touchMessages: a.touchMessages - b.touchMessages,

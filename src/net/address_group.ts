@@ -32,7 +32,7 @@ export function addressGroup(ip: string): string {
 
 /**
  * True for 127.0.0.0/8 and ::1 in canonical form: this host. Per-address
- * shares do not apply to it — a local forwarder without the PROXY protocol
+ * shares do not apply to it -- a local forwarder without the PROXY protocol
  * makes every client look like loopback, and a share would throttle them all
  * together; the global bounds still do.
  */

@@ -1,7 +1,7 @@
 /**
  * Argon2id password hashing shared by the account backend and the companion
  * services: `hash-wasm` (never hand-rolled), the standard encoded string
- * `$argon2id$v=19$m=…,t=…,p=…$salt$hash` with a random 16-byte salt, so the
+ * `$argon2id$v=19$m=...,t=...,p=...$salt$hash` with a random 16-byte salt, so the
  * parameters travel with each hash and can be raised later.
  *
  * Verification runs only hashes whose parameters are bounded
@@ -52,7 +52,7 @@ export async function argon2Check(password: string, encoded: string): Promise<bo
   }
 }
 
-/** Whether `s` is an Argon2id v19 string with parameters we are willing to run (≤ 1 GiB, ≤ 20 passes, ≤ 16 lanes). */
+/** Whether `s` is an Argon2id v19 string with parameters we are willing to run (<= 1 GiB, <= 20 passes, <= 16 lanes). */
 export function isArgon2idHash(s: string): boolean {
   const m = /^\$argon2id\$v=19\$m=(\d{1,8}),t=(\d{1,3}),p=(\d{1,2})\$[A-Za-z0-9+/]{11,}\$[A-Za-z0-9+/]{16,}$/.exec(s);
   if (!m) return false;

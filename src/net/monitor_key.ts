@@ -1,8 +1,8 @@
 /**
  * Room-monitor key derivation (protocol.md §3.5, extended.md §5.2): the
- * shared secret (`SERVICE_SECRET_KEY`, alias `HSN_SECRET_KEY`) → Argon2id
- * (v0x13, m = 19456 KiB, t = 2, p = 1, 32 bytes, salt `some$random#salt`) →
- * HKDF-SHA256 (no salt, info = purpose) → 64 bytes. Argon2id comes from
+ * shared secret (`SERVICE_SECRET_KEY`, alias `HSN_SECRET_KEY`) -> Argon2id
+ * (v0x13, m = 19456 KiB, t = 2, p = 1, 32 bytes, salt `some$random#salt`) ->
+ * HKDF-SHA256 (no salt, info = purpose) -> 64 bytes. Argon2id comes from
  * `hash-wasm`, HKDF from WebCrypto; nothing is hand-rolled.
  *
  * @module

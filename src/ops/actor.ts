@@ -2,7 +2,7 @@
  * Who calls an operation, and what they may do. Operators (the terminal
  * console, an in-game administrator, an OpenUDS client, the HTTP admin
  * panel) may call every operation; a plugin only those its capabilities
- * grant (spec 3 §4.6; extended.md §2.18 "capability → function map"), and
+ * grant (spec 3 §4.6; extended.md §2.18 "capability -> function map"), and
  * never an operator-only one; in-process tools (`system`) act on their own
  * virtual rooms and users.
  *
@@ -85,7 +85,7 @@ export function actorLabel(actor: Actor): { readonly source: string; readonly ac
   }
 }
 
-/** The actor in words: `console`, `in-game console (100)`, `openuds <session>`, `plugin <id>`, … */
+/** The actor in words: `console`, `in-game console (100)`, `openuds <session>`, `plugin <id>`, ... */
 export function describeActor(actor: Actor): string {
   switch (actor.kind) {
     case "console":

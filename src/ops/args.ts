@@ -6,7 +6,7 @@
  * order; a `null` stands for an absent optional argument (WIT `option`
  * none) unless the parameter itself accepts null. A single object whose
  * keys are all parameter names is the named form (`api-call("rooms.list",
- * [{"filters": …}])`, the PMP convention).
+ * [{"filters": ...}])`, the PMP convention).
  *
  * @module
  */
@@ -25,7 +25,7 @@ export function namedArgs(op: Operation<never>, args: unknown): unknown {
   const names = op.positional;
   const [only] = args;
   if (args.length === 1 && isPlainObject(only) && Object.keys(only).every((k) => names.includes(k))) {
-    // Keys that are not all parameter names make it a positional value (`rooms.list [{"state": …}]` = filters).
+    // Keys that are not all parameter names make it a positional value (`rooms.list [{"state": ...}]` = filters).
     return only;
   }
   if (args.length > names.length) {

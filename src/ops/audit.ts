@@ -1,6 +1,6 @@
 /**
  * The audit log of the operations layer: every call of an operation that
- * changes state — allowed or refused — with who, when, the arguments and
+ * changes state -- allowed or refused -- with who, when, the arguments and
  * the outcome. Bounded (the oldest entries go first); read with the
  * `audit.list` operation and mirrored as `operation` log lines.
  *
@@ -31,9 +31,9 @@ const MAX_STRING = 256;
 
 /** A copy of `value` with long strings clipped and depth bounded, so one entry stays small. */
 function clip(value: unknown, depth = 0): unknown {
-  if (typeof value === "string") return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
+  if (typeof value === "string") return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}\u2026` : value;
   if (value === null || typeof value !== "object") return value;
-  if (depth >= 4) return "…";
+  if (depth >= 4) return "\u2026";
   if (Array.isArray(value)) return value.slice(0, 64).map((v) => clip(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value).slice(0, 64)) out[k] = clip(v, depth + 1);

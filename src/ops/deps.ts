@@ -20,7 +20,7 @@ export interface RoomVisit {
   readonly joined_at: number;
   /** Unix milliseconds; null while still inside (or when the process stopped first). */
   readonly left_at: number | null;
-  /** `leave`, `disconnect`, `kick`, … when known. */
+  /** `leave`, `disconnect`, `kick`, ... when known. */
   readonly leave_reason?: string | null;
 }
 
@@ -141,7 +141,7 @@ export interface PersistenceQueries {
 export interface BenchmarkRunner {
   /** The grammar of the `run` form, for help and errors. */
   readonly usage: string;
-  /** Parses the console words (`run fixed --duration 10m`, `30 100`); throws a RangeError reading `Cannot …`. */
+  /** Parses the console words (`run fixed --duration 10m`, `30 100`); throws a RangeError reading `Cannot ...`. */
   parse(words: readonly string[]): unknown;
   /** One line saying what will run. */
   describe(plan: unknown): string;

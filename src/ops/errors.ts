@@ -19,11 +19,11 @@ export const OPS_ERROR_CODES = [
   "ROOM_NOT_FOUND",
   /** The user is not online / not in that room / not banned / not an administrator. */
   "USER_NOT_FOUND",
-  /** Something else named by the arguments does not exist (a round, an approval request, …). */
+  /** Something else named by the arguments does not exist (a round, an approval request, ...). */
   "NOT_FOUND",
   /** Missing or malformed argument, invalid configuration on reload. */
   "INVALID_ARGUMENT",
-  /** The state does not allow it (start without a chart, the server shutting down, …). */
+  /** The state does not allow it (start without a chart, the server shutting down, ...). */
   "INVALID_STATE",
   /** Already exists / already ready / already in that room / busy. */
   "CONFLICT",

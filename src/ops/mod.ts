@@ -4,7 +4,7 @@
  * its arguments, a JSON result, one error type ({@link OpsError}) with
  * stable codes, and a permission checked against the calling
  * {@link Actor}. The console, OpenUDS, the HTTP admin panel and the
- * extension hosts are adapters: parse → {@link Ops.call} → render.
+ * extension hosts are adapters: parse -> {@link Ops.call} -> render.
  *
  * @example Calling an operation (a plugin host's `api-call`)
  * ```ts ignore

@@ -1,8 +1,8 @@
 /**
  * One operation, declared once: its name (and aliases), a one-line summary,
  * the permission it needs, whether it changes state (then it is audited), a
- * zod shape of its named arguments — whose key order is also the order of
- * the positional form a plugin's `api-call(method, list<json-value>)` uses —
+ * zod shape of its named arguments -- whose key order is also the order of
+ * the positional form a plugin's `api-call(method, list<json-value>)` uses --
  * and the function that runs it and returns plain JSON.
  *
  * @module

@@ -18,7 +18,7 @@ import { roomInfo, roomSummary } from "./views.ts";
 
 const state = (s: OpsServices, id: string) => roomSummary(s.room(id)).state;
 
-/** An operation setting one boolean room flag: `{room_id, <key>}` → `{room_id, <key>}`. */
+/** An operation setting one boolean room flag: `{room_id, <key>}` -> `{room_id, <key>}`. */
 function flag(name: string, aliases: string[], key: string, flagKey: keyof RoomFlags, summary: string): ServerOp {
   return serverOp({
     name,
@@ -77,7 +77,7 @@ export function roomControlOps(): ServerOp[] {
     }),
     serverOp({
       name: "room.start",
-      summary: "forced start: selecting → waiting for ready; waiting → playing (not ready = aborted)",
+      summary: "forced start: selecting \u2192 waiting for ready; waiting \u2192 playing (not ready = aborted)",
       permission: "room.manage",
       mutates: true,
       params: { room_id: p.roomId() },

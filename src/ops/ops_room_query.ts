@@ -1,6 +1,6 @@
 /**
  * Operations that read rooms (spec 3 §4.5 `room.list`, `room.info`,
- * `room.history`, …; §4.9 `rooms.list`, `rooms.by_name`, `rooms.by_user`,
+ * `room.history`, ...; §4.9 `rooms.list`, `rooms.by_name`, `rooms.by_user`,
  * `room.uuid`, `room.history`, `room.round_info`). Operators see hidden
  * rooms too. Results are the OpenUDS response data of `docs/openuds.md`.
  *

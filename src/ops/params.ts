@@ -20,7 +20,7 @@ const I32 = "an integer user id";
 
 /** Parameter schemas. */
 export const p = {
-  /** A room id (spec 3 §8: 1–20 letters, digits, `-`, `_`). */
+  /** A room id (spec 3 §8: 1-20 letters, digits, `-`, `_`). */
   roomId: () =>
     z.string(req("a room id")).refine((v) => roomIdProblem(v) === null, {
       error: "expected a room id (1-20 letters, digits, - or _)",

@@ -48,7 +48,7 @@ export interface OpInfo {
   readonly mutates: boolean;
   /** Parameter names in positional order. */
   readonly params: readonly string[];
-  /** Who registered it: `builtin`, a plugin id, … */
+  /** Who registered it: `builtin`, a plugin id, ... */
   readonly owner: string;
 }
 

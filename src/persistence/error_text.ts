@@ -38,7 +38,7 @@ export function describeError(error: unknown): string {
   if (typeof o.message === "string") return o.message;
   try {
     const json = JSON.stringify(error);
-    return json.length > 200 ? `${json.slice(0, 200)}…` : json;
+    return json.length > 200 ? `${json.slice(0, 200)}\u2026` : json;
   } catch {
     return Object.prototype.toString.call(error);
   }

@@ -183,5 +183,5 @@ if (import.meta.main) {
   else if (what === "scan") await scanRate(Number(a ?? 1_000_000));
   else if (what === "recovery") await recovery(Number(a ?? 1_000_000), b ?? null);
   else if (what === "idle") await idle(a ?? null);
-  else console.error("usage: measure.ts journal|scan|recovery|idle …");
+  else console.error("usage: measure.ts journal|scan|recovery|idle \u2026");
 }

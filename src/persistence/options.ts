@@ -33,7 +33,7 @@ export interface PersistenceOptions {
   readonly config: PersistenceConfig;
   readonly clock: Clock;
   readonly log: Logger;
-  /** Events to record; without it only direct writes (logins, bans, …) are durable. */
+  /** Events to record; without it only direct writes (logins, bans, ...) are durable. */
   readonly bus?: EventBus;
   /** Test seams: a database to use, journal file faults, other migrations, job periods. */
   readonly db?: SqlDb;

@@ -1,6 +1,6 @@
 /**
  * The persistence layer's public face (issue 5): {@link openPersistence}
- * returns a {@link Persistence} — the durable ban list and login journal for
+ * returns a {@link Persistence} -- the durable ban list and login journal for
  * the server context, room snapshots, queries, settings, benchmark reports,
  * and the functions behind `wal inspect`, `dead-letter list|replay` and
  * `runtime persistence`.

@@ -1,7 +1,7 @@
 /**
  * The `runtime persistence` report (spec 3 §4.2, §4.5 `runtime.persistence`):
  * queue depth, journal-only count, applied sequence, journal size and
- * segments, dead letters, last error and counters — plus the production
+ * segments, dead letters, last error and counters -- plus the production
  * counters of spec 3 §7 rule 4, which must stay 0.
  *
  * @module

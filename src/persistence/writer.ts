@@ -146,7 +146,7 @@ function storageError(error: unknown, committed: boolean): Error {
 /** The login durability gate of the server context (spec 3 §3.2), journaling through `writer`. */
 export function durableLogins(writer: RecordWriter, instance: string, clock: Pick<Clock, "now">): LoginJournal {
   return {
-    // spec 3 §3.2: Authenticating → DurableAccepted once this record is on disk.
+    // spec 3 §3.2: Authenticating -> DurableAccepted once this record is on disk.
     recordLogin: (login) => writer.durable(loginEntry(login, instance)),
     // spec 3 §3.2 rollback "compensation sent": applied after the login, it takes the login back.
     revokeLogin: (login, reason) => writer.quietly(revocationEntry(login, instance, reason, clock.now())),

@@ -16,7 +16,7 @@ import type { Logger } from "../util/log.ts";
 import type { PluginHost } from "./host.ts";
 import { toJsonValue } from "./json_value.ts";
 
-/** `!word rest…` → word and rest; null for other lines. */
+/** `!word rest...` -> word and rest; null for other lines. */
 export function parseChatCommand(content: string): { word: string; rest: string } | null {
   const m = /^!([a-z][a-z0-9_]{0,31})(?:\s+([\s\S]*))?$/i.exec(content.trim());
   return m ? { word: m[1]!.toLowerCase(), rest: (m[2] ?? "").trim() } : null;

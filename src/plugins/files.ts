@@ -1,6 +1,6 @@
 /**
  * Plugin files (capabilities `file.read`, `file.write`): `api-call("file.read"
- * | "file.write" | "file.list" | "file.delete", …)` reach only the calling
+ * | "file.write" | "file.list" | "file.delete", ...)` reach only the calling
  * plugin's own directory `<data_dir>/plugins/<id>/files/`; a path is
  * relative, of plain names separated by `/` (no `..`, no absolute paths, no
  * hidden names), and a file is at most `max_file_bytes`. Writes are atomic.

@@ -2,7 +2,7 @@
  * The WebAssembly plugin host (spec 3 §3.3, §4.6, §8): finds `<id>.wasm`
  * files in `plugins_dir`, reads their capabilities, compiles them once into
  * the cache, runs each in its own child process and drives its state
- * (Loaded → Enabled, Disabled, Error). Events come from the bus through one
+ * (Loaded -> Enabled, Disabled, Error). Events come from the bus through one
  * reliable, bounded delivery per plugin (kept across a reload, so events
  * wait instead of being lost). Operators act through the `plugin.*`
  * operations (console, OpenUDS); state and figures are in `plugin

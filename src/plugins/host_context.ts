@@ -2,7 +2,7 @@
  * What one plugin's host functions reach: the {@link PluginSlot} the host
  * keeps per plugin, its facilities (configuration, timers, sockets,
  * outbound HTTP, handlers), and the {@link HostContext} the dispatcher
- * passes to every host function — the plugin as an operations actor with
+ * passes to every host function -- the plugin as an operations actor with
  * its capabilities.
  *
  * @module

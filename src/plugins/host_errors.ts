@@ -1,5 +1,5 @@
 /**
- * Errors of the plugin host's operator actions (`plugin enable|disable|…`):
+ * Errors of the plugin host's operator actions (`plugin enable|disable|...`):
  * an unknown id, or a state that does not allow the action.
  *
  * @module

@@ -10,7 +10,7 @@
  * ```ts ignore
  * const plugins = startPlugins({ pluginsDir, dataDir, cacheDir, limits: config.wasm_runtime, secret, ops, bus,
  *   core: server.core, routes, streams, clock, log });
- * // …later
+ * // ...later
  * await plugins.stop();
  * ```
  *

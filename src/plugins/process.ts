@@ -1,9 +1,9 @@
 /**
  * One plugin's child process, seen from the host (spec 3 §4.6 isolation,
  * §8 limits). Calls go one at a time; while the guest runs, a budget of
- * `call_timeout_ms` of its own time counts down — time spent waiting for a
+ * `call_timeout_ms` of its own time counts down -- time spent waiting for a
  * host function (an outbound HTTP request, a database query) is not the
- * guest's and pauses it — and a wall-clock cap bounds the whole call.
+ * guest's and pauses it -- and a wall-clock cap bounds the whole call.
  * Overrunning either kills the process (SIGKILL: a busy loop cannot be
  * interrupted any other way, and `Worker.terminate()` does not stop a busy
  * worker in Deno 2.9.6). The host functions the guest calls are answered by

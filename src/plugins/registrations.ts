@@ -1,5 +1,5 @@
 /**
- * What plugins register in the rest of the server (spec 1 §4.3 rules 1–3,
+ * What plugins register in the rest of the server (spec 1 §4.3 rules 1-3,
  * spec 3 §4.6): HTTP routes, SSE streams and handlers (operations and
  * console commands). Each registration remembers its plugin and the
  * plugin's load generation: a reload keeps the old ones serving until the
@@ -8,9 +8,9 @@
  * drops all of its. When a plugin's stream at `/api/rooms/listen` goes, the
  * host's own profile R stream comes back.
  *
- * Route requests call `on-api(<path as registered>, [path params…, body?])`
+ * Route requests call `on-api(<path as registered>, [path params..., body?])`
  * (extended.md §2.18): `ok` answers 200 with the JSON value, `error` 500
- * `{"error": …}`. Streams call `on-api("sse:translate", [{"event_type",
+ * `{"error": ...}`. Streams call `on-api("sse:translate", [{"event_type",
  * "data"}])` once per event however many clients listen, and send the
  * object returned (event name from its `type`, default `event`) or skip the
  * event on null.

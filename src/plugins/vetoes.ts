@@ -2,9 +2,9 @@
  * Command vetoes for plugins (the command pipeline's veto seam): the
  * pipeline asks its veto hooks synchronously for every command, and a plugin
  * answers from another process, so it cannot be asked per command without
- * stalling the game. Instead a plugin declares what to refuse —
+ * stalling the game. Instead a plugin declares what to refuse --
  * `api-call("command.veto", [{"user_id": 5, "commands": ["Chat"], "reason":
- * "muted", "ttl_secs": 600}])` — and the host's one hook checks these rules
+ * "muted", "ttl_secs": 600}])` -- and the host's one hook checks these rules
  * in memory: per command the cost is the rules of that user and that room.
  * The client gets the protocol's error reply with the reason (reply-less
  * commands are dropped). Rules go when they expire, when removed, or when

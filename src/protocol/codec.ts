@@ -110,8 +110,8 @@ export const bytes: Codec<Uint8Array> = prim("Vec<u8>", 1, (r) => r.take(readLen
 });
 
 /**
- * `Option<T>`: presence byte then the value. Read as `byte == 1` ⇒ Some,
- * anything else ⇒ None (protocol.md §2). None is `null` in TypeScript.
+ * `Option<T>`: presence byte then the value. Read as `byte == 1` => Some,
+ * anything else => None (protocol.md §2). None is `null` in TypeScript.
  */
 export function option<T>(inner: Codec<T>): Codec<T | null> {
   return prim(`Option<${inner.name}>`, 1, (r) => (r.u8() === 1 ? inner.read(r) : null), (w, v) => {
@@ -138,7 +138,7 @@ export function err<E = string>(error: E): Result<never, E> {
   return { ok: false, error };
 }
 
-/** `Result<T, E>`: tag `01` Ok, `00` Err; read as `byte == 1` ⇒ Ok (protocol.md §2). */
+/** `Result<T, E>`: tag `01` Ok, `00` Err; read as `byte == 1` => Ok (protocol.md §2). */
 export function result<T, E = string>(
   okCodec: Codec<T>,
   errCodec: Codec<E> = string as unknown as Codec<E>,
@@ -192,7 +192,7 @@ export function map<K, V>(key: Codec<K>, value: Codec<V>): Codec<Map<K, V>> {
   });
 }
 
-/** Tuple `(A, B, …)`: the elements back to back. */
+/** Tuple `(A, B, ...)`: the elements back to back. */
 export function tuple<const T extends readonly Codec<unknown>[]>(
   ...items: T
 ): Codec<{ -readonly [K in keyof T]: Infer<T[K]> }> {

@@ -38,7 +38,7 @@ import {
   vec,
 } from "./codec.ts";
 
-/** Room ids: 1–20 ASCII letters, digits, `-` or `_` (protocol.md §2 `RoomId`). */
+/** Room ids: 1-20 ASCII letters, digits, `-` or `_` (protocol.md §2 `RoomId`). */
 export const ROOM_ID_REGEXP = /^[A-Za-z0-9_-]{1,20}$/;
 
 /** Why `id` is not a valid room id, or null when it is. */
@@ -169,7 +169,7 @@ export const Message = enumOf("Message", [
 
 const Reply = result(unit);
 
-/** Client → server commands: official 0–15, monitor extensions 16–19 (protocol.md §3.2, §3.5). */
+/** Client -> server commands: official 0-15, monitor extensions 16-19 (protocol.md §3.2, §3.5). */
 export const ClientCommand = enumOf("ClientCommand", [
   variant("Ping"),
   variant("Authenticate", { token: Token }),
@@ -195,7 +195,7 @@ export const ClientCommand = enumOf("ClientCommand", [
   variant("GameMonitorAuthenticate", { token: Token }),
 ]);
 
-/** Server → client commands: official 0–19, monitor extensions 20–22 (protocol.md §3.3, §3.5). */
+/** Server -> client commands: official 0-19, monitor extensions 20-22 (protocol.md §3.3, §3.5). */
 export const ServerCommand = enumOf("ServerCommand", [
   variant("Pong"),
   variant("Authenticate", { result: result(tuple(UserInfo, option(ClientRoomState))) }),

@@ -137,7 +137,7 @@ export class Writer {
 
   /**
    * The payload preceded by its ULEB128 length, built in the reserved
-   * headroom without copying the payload (requires headroom ≥ 5).
+   * headroom without copying the payload (requires headroom >= 5).
    */
   frame(): Uint8Array {
     let len = this.pos - this.#start;

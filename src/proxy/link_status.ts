@@ -1,6 +1,6 @@
 /**
- * The room-monitor link's state as the rest of the proxy sees it — up, or
- * down with the reason REST answers carry (503, never a hang) — its
+ * The room-monitor link's state as the rest of the proxy sees it -- up, or
+ * down with the reason REST answers carry (503, never a hang) -- its
  * counters and its timing.
  *
  * @module

@@ -2,14 +2,14 @@
  * Measures the monitor proxy and prints the table of `BENCHMARKS.md`:
  *
  * 1. SSE fan-out: N subscribers on the proxy's `/rooms/listen` while game
- *    clients create and leave rooms at a fixed rate — the load generator's
+ *    clients create and leave rooms at a fixed rate -- the load generator's
  *    `sse` scenario pointed at the proxy; latency from `CreateRoom` sent to
- *    `create_room` received at each subscriber (game server → room monitor
- *    → proxy → every stream).
+ *    `create_room` received at each subscriber (game server -> room monitor
+ *    -> proxy -> every stream).
  * 2. `/ws/live` relay: P players in one room play while a spectator watches
  *    through the proxy; latency from a player's `Touches`/`Judges` send to
- *    its arrival at the spectator's WebSocket (player → game server → the
- *    spectator's game-monitor session → proxy → browser socket). The send
+ *    its arrival at the spectator's WebSocket (player -> game server -> the
+ *    spectator's game-monitor session -> proxy -> browser socket). The send
  *    time rides in the last frame's `time`, as in the load generator.
  *
  * Processes: `main.ts dev` (game server and development upstream) and
@@ -76,7 +76,7 @@ function fmt(n: number): string {
 }
 
 function pct(v: number | null): string {
-  return v === null ? "—" : `${Math.round(v)} %`;
+  return v === null ? "\u2014" : `${Math.round(v)} %`;
 }
 
 function sseRow(name: string, r: SseResults, load: string): string {
@@ -87,7 +87,7 @@ function sseRow(name: string, r: SseResults, load: string): string {
 }
 
 function ms(v: number | null): string {
-  return v === null ? "—" : v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`;
+  return v === null ? "\u2014" : v < 10 ? `${v.toFixed(1)} ms` : `${Math.round(v)} ms`;
 }
 
 async function login(port: number, id: number): Promise<PhiraClient> {
@@ -246,7 +246,9 @@ async function main(): Promise<void> {
       sseRow("SSE fan-out through the proxy (`/rooms/listen`)", sse, load),
       sseRow("same, game server's own `/rooms/listen` (no proxy)", direct, load),
       `| \`/ws/live\` relay through the proxy | ${values.players} players, 1 spectator, ${values.duration} s | ` +
-      `${fmt(live.received)} / ${fmt(live.sent)} batches | ${ms(l.p50)} | ${ms(l.p99)} | ${ms(l.max)} | — | — |`,
+      `${fmt(live.received)} / ${fmt(live.sent)} batches | ${ms(l.p50)} | ${ms(l.p99)} | ${
+        ms(l.max)
+      } | \u2014 | \u2014 |`,
     ].join("\n"));
   } finally {
     proxy?.child.kill("SIGTERM");

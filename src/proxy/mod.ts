@@ -13,7 +13,7 @@
  * const parsed = parseProxyArgs(["--debug"], (name) => Deno.env.get(name));
  * if (parsed.kind === "run") {
  *   const proxy = await startProxy(parsed.options);
- *   // … later
+ *   // ... later
  *   await proxy.close();
  * }
  * ```

@@ -1,7 +1,7 @@
 /**
  * Options of `chorus proxy` (spec 1 §2.4, plus the visited-user store):
  * parsed with `node:util` `parseArgs`, checked, and refused with a one-line
- * reason — `--allowed-origin` is required unless `--debug` (rule 1), and
+ * reason -- `--allowed-origin` is required unless `--debug` (rule 1), and
  * the shared secret must be in `SERVICE_SECRET_KEY` or `HSN_SECRET_KEY`
  * (rule 2). Pure: the environment is passed in.
  *
@@ -19,7 +19,8 @@ import type { ServerAddress } from "./room_link.ts";
 export const DEFAULT_MP_PORT = 12346;
 
 /** Usage text of `chorus proxy --help`. */
-export const PROXY_USAGE = `Chorus monitor proxy — rooms, room events and live rounds of a Phira server, for browsers
+export const PROXY_USAGE =
+  `Chorus monitor proxy \u2014 rooms, room events and live rounds of a Phira server, for browsers
 
 Usage: chorus proxy [options]        (deno task proxy -- [options])
 
@@ -33,7 +34,7 @@ Options:
   --debug                   development mode: any origin is allowed (CORS mirrors the caller)
   --cache-dir <dir>         where downloaded charts are kept (default <user cache dir>/chorus)
   --data-dir <dir>          directory of the embedded database (default data/proxy)
-  --database-url <url>      PostgreSQL instead (postgres://…); also env PROXY_DATABASE_URL
+  --database-url <url>      PostgreSQL instead (postgres://\u2026); also env PROXY_DATABASE_URL
   --log-level <level>       debug, info (default), warn or error
   -h, --help                show this text
 
@@ -70,7 +71,7 @@ const LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error"];
 /** Parses and checks `args` (after `proxy`) with the environment `env`. */
 export function parseProxyArgs(args: readonly string[], env: (name: string) => string | undefined): ParsedProxyArgs {
   let values;
-  // `deno task proxy -- …` passes the `--` through: a leading one separates nothing.
+  // `deno task proxy -- ...` passes the `--` through: a leading one separates nothing.
   const given = args[0] === "--" ? args.slice(1) : [...args];
   try {
     ({ values } = parseArgs({

@@ -3,8 +3,8 @@
  * §5.2): `RoomMonitorAuthenticate` with the derived key, a `QueryRoomInfo`
  * right after login and then at most once a second on demand, pushed
  * `RoomEvent`s applied to the {@link RoomCache} and relayed, `UserVisit`
- * ids handed on. When the session drops — refused, closed, silent for too
- * long — the picture is forgotten, the reason is kept for REST answers
+ * ids handed on. When the session drops -- refused, closed, silent for too
+ * long -- the picture is forgotten, the reason is kept for REST answers
  * (503, never a hang), and the link reconnects with exponential back-off.
  *
  * Works with any server speaking the monitor protocol of the HSN fork
@@ -141,7 +141,7 @@ export class RoomLink {
       const wasUp = await this.#session();
       if (this.#stopped) break;
       if (wasUp) backoff = this.#t.initialBackoffMs;
-      // Jitter (50–100 %) keeps several proxies from reconnecting in lock step.
+      // Jitter (50-100 %) keeps several proxies from reconnecting in lock step.
       const delay = Math.round(backoff * (0.5 + this.#o.random.next() / 2));
       this.#o.log.info("reconnecting to the game server", { delay_ms: delay, reason: this.#downReason() });
       await this.#sleep(delay);

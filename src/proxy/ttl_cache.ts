@@ -8,7 +8,7 @@
 
 import type { Clock } from "../util/clock.ts";
 
-/** Key → value, bounded in size and age. */
+/** Key -> value, bounded in size and age. */
 export class TtlCache<K, V> {
   readonly #entries = new Map<K, { value: V; until: number }>();
   readonly #clock: Clock;

@@ -1,9 +1,9 @@
 /**
  * The `.phirarec` replay format of the tphira family (the one legacy
- * operators and their tools already read): a 14-byte little-endian header —
+ * operators and their tools already read): a 14-byte little-endian header --
  * u16 magic `0x504D` (bytes `4D 50`, "MP"), u32 chart id, u32 user id, u32
  * record id (0 until the player's `Played` arrives; patched in place at
- * offset {@link RECORD_ID_OFFSET}) — then a sequence of entries
+ * offset {@link RECORD_ID_OFFSET}) -- then a sequence of entries
  * `[u32 LE length][payload]`, each payload one client command (`Touches` or
  * `Judges`) exactly as the client sent it on the wire, without the frame's
  * varint length.

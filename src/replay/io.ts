@@ -5,7 +5,7 @@
  * `WorkerIo` (`worker_io.ts`) runs them on a thread of their own (issue 15:
  * at 1,000 rooms the telemetry files' writes, fsyncs, opens and markers were
  * a sixth of the event loop's time). Errors keep Deno's classes
- * (`Deno.errors.AlreadyExists`, `NotFound`, …) whichever implementation ran.
+ * (`Deno.errors.AlreadyExists`, `NotFound`, ...) whichever implementation ran.
  *
  * @module
  */

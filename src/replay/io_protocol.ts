@@ -28,7 +28,7 @@ export function hasPath(code: number): boolean {
   return code === OP.create || code >= OP.touch;
 }
 
-/** Caller → thread. */
+/** Caller -> thread. */
 export interface Batch {
   /** Operations in the batch. */
   readonly count: number;
@@ -37,7 +37,7 @@ export interface Batch {
   readonly paths: string[];
 }
 
-/** Thread → caller: ids done, and ids failed with the error's class name and message. */
+/** Thread -> caller: ids done, and ids failed with the error's class name and message. */
 export interface Results {
   readonly ok: number[];
   readonly failed: [id: number, name: string, message: string][];

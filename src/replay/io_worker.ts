@@ -1,8 +1,8 @@
 /**
  * The thread of {@link WorkerIo} (`worker_io.ts`): runs the file operations
  * of each batch in order, the quick ones (open, write, close, markers)
- * synchronously — a write into the page cache costs this thread less than
- * an asynchronous operation costs the game's — and fsyncs asynchronously so
+ * synchronously -- a write into the page cache costs this thread less than
+ * an asynchronous operation costs the game's -- and fsyncs asynchronously so
  * that many run at once and none holds up the writes behind it. Operations
  * on one file never overlap: one waiting for an fsync of its file runs after it.
  *

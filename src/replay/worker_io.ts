@@ -1,7 +1,7 @@
 /**
  * {@link ReplayIo} on a thread of its own (`io_worker.ts`): the operations
  * queued within {@link BATCH_MS} go over as one message, their bytes packed into one
- * transferred buffer, so the calling thread — the game's event loop — pays a
+ * transferred buffer, so the calling thread -- the game's event loop -- pays a
  * copy and a promise per operation instead of a system call (issue 15). The
  * thread starts with the first operation (a server that never records
  * telemetry never pays its memory) and, should it die, the operations in
@@ -24,7 +24,7 @@ function ceilPow2(n: number): number {
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void };
 
-/** Rebuilds an error of the thread with Deno's class of that name (AlreadyExists, NotFound, …). */
+/** Rebuilds an error of the thread with Deno's class of that name (AlreadyExists, NotFound, ...). */
 function errorOf(name: string, message: string): Error {
   const Class = (Deno.errors as unknown as Record<string, (new (message: string) => Error) | undefined>)[name];
   const error = Class ? new Class(message) : new Error(message);

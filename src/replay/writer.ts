@@ -11,7 +11,7 @@
  * The stored telemetry (`src/persistence/telemetry/`) uses the same writer:
  * it writes chunks with {@link ReplayWriter.writeChunk} (the byte range is
  * known at once) and, before it indexes a range, {@link ReplayWriter.syncData}
- * — one fsync for many chunks — so an index row never names bytes that a
+ * -- one fsync for many chunks -- so an index row never names bytes that a
  * crash could lose.
  *
  * @module
@@ -240,7 +240,7 @@ export class ReplayWriter {
     if (this.#queued === 0 && file?.append && this.#error === null) {
       // To a file thread at once when nothing else is queued (so the order of writes holds): the thread copies the
       // bytes, so the buffer stays this file's for the next appends instead of a new one every 500 ms, and nothing
-      // waits for an answer — no promise per flush (issue 15: at 1,000 rooms those were tens of MB/s of garbage).
+      // waits for an answer -- no promise per flush (issue 15: at 1,000 rooms those were tens of MB/s of garbage).
       const bytes = this.#buffered;
       file.append(this.#buf.subarray(0, bytes));
       this.#buffered = 0;

@@ -1,7 +1,7 @@
 /**
  * Uncaught errors when error reporting is on: the error is logged (and so
- * reported, with its stack), the report is sent — at most two seconds are
- * spent on it — and the process exits non-zero as it would have anyway, so
+ * reported, with its stack), the report is sent -- at most two seconds are
+ * spent on it -- and the process exits non-zero as it would have anyway, so
  * its supervisor restarts it. Without a DSN Deno's own behaviour stays.
  *
  * @module

@@ -6,8 +6,8 @@
  * 1. the secret values of the configuration (every key marked secret, and
  *    the password inside `database_url`), wherever they appear in text;
  * 2. any field whose name says it holds a credential (`token`,
- *    `password`, `secret`, `authorization`, `cookie`, `dsn`, `api_key`, …);
- * 3. credential-shaped text: `token=…`, `password: …`, `Bearer …`, and
+ *    `password`, `secret`, `authorization`, `cookie`, `dsn`, `api_key`, ...);
+ * 3. credential-shaped text: `token=...`, `password: ...`, `Bearer ...`, and
  *    the password in `scheme://user:password@host` URLs.
  *
  * @module

@@ -5,7 +5,7 @@
  * set up, and nothing is sent, when no DSN is configured.
  *
  * The SDK's core (`@sentry/core`, whose server client `@sentry/deno` only
- * wraps) is used as an instance — its client bound to a scope of our own —
+ * wraps) is used as an instance -- its client bound to a scope of our own --
  * not through a global `init`: no patched `console`, no global breadcrumbs,
  * no automatic instrumentation, and 20 MB less in the binary than the Deno
  * package, whose database and framework integrations a game server never

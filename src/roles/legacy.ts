@@ -1,6 +1,6 @@
 /**
  * `chorus legacy`: legacy mode for operators migrating Lua plugins (spec 3
- * §1.5) — the game server with the legacy keys (`http_port` defaults to
+ * §1.5) -- the game server with the legacy keys (`http_port` defaults to
  * 61234), Lua plugins, the legacy HTTP API and the legacy console. Same
  * configuration sources and messages as `start`; the mode itself is loaded
  * on demand (`legacy/`), so other roles never load fengari.

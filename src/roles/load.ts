@@ -1,6 +1,6 @@
 /**
  * `chorus load`: the load generator (issue 8). It has its own options
- * (`--port`, `--duration`, …, see `src/load/args.ts`), which are not game
+ * (`--port`, `--duration`, ..., see `src/load/args.ts`), which are not game
  * server configuration keys, and reads no configuration file.
  *
  * @module

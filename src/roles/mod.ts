@@ -49,9 +49,9 @@ export function versionLine(): string {
 export function usage(): string {
   const width = Math.max(...ROLES.map((r) => r.name.length), "help".length) + 3;
   return [
-    "Chorus — multiplayer server for Phira",
+    "Chorus \u2014 multiplayer server for Phira",
     "",
-    "Usage: chorus [role] [--config <file>] [--<key> <value> …]",
+    "Usage: chorus [role] [--config <file>] [--<key> <value> \u2026]",
     "       chorus <role> --help",
     "       chorus --version",
     "",

@@ -1,5 +1,5 @@
 /**
- * `chorus proxy`: the monitor proxy (profile P) — one room-monitor session
+ * `chorus proxy`: the monitor proxy (profile P) -- one room-monitor session
  * to a game server, served to browsers as REST, SSE and `/ws/live`, with the
  * spectator page and the chart service. Own options; loaded on demand so
  * other roles never load it.

@@ -1,7 +1,7 @@
 /**
  * The game-server roles (`start`, `dev`, `check-config`) share one
- * configuration — the game server's keys, from `server_config.yml`, `PM_*`
- * environment variables and `--<key>` flags (README "Configuration") — and
+ * configuration -- the game server's keys, from `server_config.yml`, `PM_*`
+ * environment variables and `--<key>` flags (README "Configuration") -- and
  * the front-end flags `--tui` / `--no-cli`. This module is their common
  * front end: it loads the configuration over all arguments (so
  * `chorus --port 5 dev` works as `chorus dev --port 5`), takes each role's
@@ -57,7 +57,7 @@ const COMMON_USAGE = [
 
 /** The full usage text of a game-server role. */
 export function serverRoleUsage(role: ServerRole): string {
-  return [`Usage: chorus ${role.name} [--config <file>] [--<key> <value> …]`, "", ...role.usage, ...COMMON_USAGE]
+  return [`Usage: chorus ${role.name} [--config <file>] [--<key> <value> \u2026]`, "", ...role.usage, ...COMMON_USAGE]
     .join("\n");
 }
 
@@ -83,7 +83,7 @@ export async function runServerRole(
     loaded = loadConfig({ args });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    // Warnings (unknown keys, …) often explain the failure: show them first.
+    // Warnings (unknown keys, ...) often explain the failure: show them first.
     for (const warning of error.warnings) console.error(`! ${warning}`);
     console.error(error.message);
     return EXIT.config;
@@ -137,7 +137,7 @@ function usageError(message: string, role: ServerRole | null, mainUsage: () => s
   return EXIT.usage;
 }
 
-/** A game-server role as an entry of the role table (`chorus <name> …`). */
+/** A game-server role as an entry of the role table (`chorus <name> ...`). */
 export function asRole(role: ServerRole, family: () => readonly ServerRole[], mainUsage: () => string): Role {
   return {
     name: role.name,

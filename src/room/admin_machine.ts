@@ -1,5 +1,5 @@
 /**
- * Operator transitions (spec 3 §3.1, §4.2 `room …`, §4.5 `room.*`): rooms
+ * Operator transitions (spec 3 §3.1, §4.2 `room ...`, §4.5 `room.*`): rooms
  * created empty, forced start and cancel, host changes, flags, room bans.
  * Like player commands they are pure and end with one `reply` effect, which
  * the runtime turns into the operator's answer.

@@ -143,13 +143,13 @@ export function joinRoom(room: Room, user: Member, ctx: RoomCtx, options: JoinOp
       message: { type: "SelectChart", user: tx.r.hostId ?? 0, name: chart.name, id: chart.id },
     });
   }
-  // Then replay the chat history (spec 3 §2.1) …
+  // Then replay the chat history (spec 3 §2.1) ...
   for (const line of tx.r.chat) {
     tx.to([member.id], { type: "Message", message: { type: "Chat", user: line.user, content: line.content } });
   }
-  // … the compensating host assignment of a room that had none …
+  // ... the compensating host assignment of a room that had none ...
   if (!member.monitor && tx.r.hostId === null && !tx.r.tournament) assignHost(tx, member.id);
-  // … and a late joiner's first progress notice.
+  // ... and a late joiner's first progress notice.
   if (lateJoin) progressNotice(tx, [member.id]);
   return tx.done();
 }

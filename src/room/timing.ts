@@ -74,7 +74,7 @@ export function progressArgs(elapsed: number, duration: number): MessageArgs {
   const fraction = Math.min(1, Math.max(0, elapsed / duration));
   const filled = Math.round(fraction * 20);
   return {
-    bar: "█".repeat(filled) + "░".repeat(20 - filled),
+    bar: "\u2588".repeat(filled) + "\u2591".repeat(20 - filled),
     percent: Math.round(fraction * 100),
     remaining: Math.max(0, Math.ceil((duration - elapsed) / 60)),
   };

@@ -16,7 +16,7 @@ import type {
 } from "../protocol/mod.ts";
 import type { Member, Room, RoundRecord } from "./types.ts";
 
-/** Ids of everyone in the room: players in join order, then monitors (protocol.md §5.4 "→ room"). */
+/** Ids of everyone in the room: players in join order, then monitors (protocol.md §5.4 "-> room"). */
 export function memberIds(room: Room): number[] {
   const ids = new Array<number>(room.players.length + room.monitors.length);
   let i = 0;
@@ -115,7 +115,7 @@ export function playingUsers(room: Room): number[] {
     .map((p) => p.id);
 }
 
-/** The last `limit` items (none when `limit` ≤ 0). */
+/** The last `limit` items (none when `limit` <= 0). */
 export function keepLast<T>(items: readonly T[], limit: number): T[] {
   return limit > 0 ? items.slice(-limit) : [];
 }

@@ -18,7 +18,7 @@ import type { ServerCore, User } from "./core.ts";
 /** Operator actions on the live server. */
 export class Admin {
   readonly #core: ServerCore;
-  /** Room operations (create-empty, start, host, flags, room bans, force-move, …). */
+  /** Room operations (create-empty, start, host, flags, room bans, force-move, ...). */
   readonly roomOps: AdminRooms;
 
   constructor(core: ServerCore) {

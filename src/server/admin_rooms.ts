@@ -1,5 +1,5 @@
 /**
- * Operator actions on rooms (spec 3 §4.2 `room …`, §4.5 `room.*`): the one
+ * Operator actions on rooms (spec 3 §4.2 `room ...`, §4.5 `room.*`): the one
  * server-side path of every operator, script and plugin room change. The
  * operations layer (`src/ops`) is its only caller; the console, OpenUDS,
  * HTTP admin, plugin hosts and the in-process benchmark reach it through
@@ -142,7 +142,7 @@ export class AdminRooms {
     return this.#on(id, (r) => setHost(r, host, this.#core.roomCtx()));
   }
 
-  /** Changes room flags (`room set <id> lock|cycle|hidden|persistent|degraded|tournament|live|…`). */
+  /** Changes room flags (`room set <id> lock|cycle|hidden|persistent|degraded|tournament|live|...`). */
   setFlags(id: string, flags: RoomFlags): AdminResult {
     if (flags.apiEndpoint && !/^https?:\/\//.test(flags.apiEndpoint)) {
       return refused("INVALID_ARGUMENT", "endpoint must be an http(s) URL");

@@ -1,5 +1,5 @@
 /**
- * Authentication cache (spec 3 §2.2, §5 rule 1): SHA-256 of the token →
+ * Authentication cache (spec 3 §2.2, §5 rule 1): SHA-256 of the token ->
  * `{user_id, name, language, cached_at}`, least recently used first out,
  * 4096 entries by default. The raw token is never stored; only its hash.
  *
@@ -18,7 +18,7 @@ export interface CachedIdentity {
 
 /**
  * Hex SHA-256 of a token. `node:crypto` hashes a short token in about 1 µs;
- * WebCrypto's asynchronous digest took 40–65 µs, 12 % of a login-heavy
+ * WebCrypto's asynchronous digest took 40-65 µs, 12 % of a login-heavy
  * server's CPU (BENCHMARKS.md "Load generator").
  */
 export function tokenHash(token: string): Promise<string> {

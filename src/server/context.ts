@@ -119,7 +119,7 @@ export interface LoginRecord {
 
 /**
  * Makes logins durable before they are answered: `recordLogin` resolves once
- * the login's journal record is queued (Authenticating → DurableAccepted);
+ * the login's journal record is queued (Authenticating -> DurableAccepted);
  * if it rejects, the login fails and nothing is bound.
  */
 export interface LoginJournal {

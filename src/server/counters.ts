@@ -72,7 +72,7 @@ export class LatencyHistogram {
     if (ms > this.maxMs) this.maxMs = ms;
   }
 
-  /** Bucket labels: `<1ms`, `<5ms`, …, `>=5000ms`. */
+  /** Bucket labels: `<1ms`, `<5ms`, ..., `>=5000ms`. */
   static labels(): string[] {
     return [...LATENCY_BOUNDS_MS.map((b) => `<${b}ms`), `>=${LATENCY_BOUNDS_MS.at(-1)}ms`];
   }
@@ -94,9 +94,9 @@ export class Counters {
   readonly values: Record<CounterName, number> = Object.fromEntries(
     [...INVARIANT_COUNTERS, ...INFO_COUNTERS].map((n) => [n, 0]),
   ) as Record<CounterName, number>;
-  /** Command received → its reply queued. */
+  /** Command received -> its reply queued. */
   readonly response = new LatencyHistogram();
-  /** Authenticate received → `Authenticate(Ok)` flushed. */
+  /** Authenticate received -> `Authenticate(Ok)` flushed. */
   readonly handshake = new LatencyHistogram();
 
   /** Adds `n` (default 1) to a counter. */

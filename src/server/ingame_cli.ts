@@ -30,7 +30,7 @@ export interface ConsoleRunner {
 /** Marks continuation at the end of one part and the start of the next. */
 const CONTINUATION = "--";
 
-/** Decodes a room name into a command: drop the leading `_`, `__` → `_`, `_` → space, trim. */
+/** Decodes a room name into a command: drop the leading `_`, `__` -> `_`, `_` -> space, trim. */
 export function decodeCliRoomName(id: string): string {
   return id.slice(1).replace(/__|_/g, (m) => (m === "__" ? "_" : " ")).trim();
 }

@@ -1,6 +1,6 @@
 /**
- * Login (spec 3 §3.2, §5): token → authentication cache or upstream `/me`
- * within the authentication budget → journal record → `Authenticate(Ok((UserInfo,
+ * Login (spec 3 §3.2, §5): token -> authentication cache or upstream `/me`
+ * within the authentication budget -> journal record -> `Authenticate(Ok((UserInfo,
  * Option<ClientRoomState>)))`, or `Authenticate(Err)` then close.
  *
  * This module runs the session through Authenticating up to
@@ -63,7 +63,7 @@ export async function login<T extends TokenCommand>(
 ): Promise<void> {
   const { session } = cc;
   const { config, clock } = core.ctx;
-  // spec 3 §3.2 Connected → Authenticating (a second authenticate command is refused).
+  // spec 3 §3.2 Connected -> Authenticating (a second authenticate command is refused).
   if (!session.login.begin()) return cc.fail("repeated-authenticate");
   if (core.shuttingDown) return refuse(cc, "server-shutting-down");
   if (session.overCapacity) {
@@ -104,7 +104,7 @@ export async function login<T extends TokenCommand>(
   }
 }
 
-/** Answers a login with an error and closes once that is flushed (Authenticating → Failed). */
+/** Answers a login with an error and closes once that is flushed (Authenticating -> Failed). */
 function refuse<T extends TokenCommand>(
   cc: CommandContext<T>,
   key:
@@ -119,7 +119,7 @@ function refuse<T extends TokenCommand>(
   cc.session.login.refuse(cc.replySeq, key === "auth-failed" ? "auth-failed" : "rejected");
 }
 
-/** Authenticating → DurableAccepted, then hands over to `accept` (Active or rollback). */
+/** Authenticating -> DurableAccepted, then hands over to `accept` (Active or rollback). */
 async function authenticate<T extends TokenCommand>(
   core: ServerCore,
   cc: CommandContext<T>,

@@ -1,11 +1,11 @@
 /**
- * The second half of a login (spec 3 §3.2): DurableAccepted →
- * ResponseFlushed → Active, or rollback.
+ * The second half of a login (spec 3 §3.2): DurableAccepted ->
+ * ResponseFlushed -> Active, or rollback.
  *
  * Once the login is journaled, `Authenticate(Ok)` is queued and the session
  * opens its pre-activation gate: from then on the user's frames are held for
  * it behind the reply (spec 3 §8: 256 events, 1 MiB, 8 s), while the user's
- * current binding — an old connection of a reconnecting user — keeps working
+ * current binding -- an old connection of a reconnecting user -- keeps working
  * untouched. When the reply is flushed the new session takes over (Active),
  * the gate is released, and only then the old connection closes. Any
  * failure before that (the connection dies, the gate overflows or expires,
@@ -127,7 +127,7 @@ export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | 
 ): Promise<void> {
   const { session } = cc;
   const binding = new LoginBinding(core, session, durability);
-  // spec 3 §3.2 Authenticating → DurableAccepted (a record for a session closed meanwhile is compensated).
+  // spec 3 §3.2 Authenticating -> DurableAccepted (a record for a session closed meanwhile is compensated).
   if (!session.login.durable(binding, durability.record !== null, core.ctx.clock.monotonic())) return;
   if (core.shuttingDown) return session.login.fail("shutdown");
   let reply: [UserInfo, ReturnType<typeof clientRoomState> | null];
@@ -160,7 +160,7 @@ export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | 
   }
   const seq = cc.replyCommand({ type: "Authenticate", result: { ok: true, value: reply } });
   if (chartRepeat) session.push(chartRepeat, false);
-  // spec 3 §3.2 DurableAccepted → ResponseFlushed; a failure on the way has rolled the login back already.
+  // spec 3 §3.2 DurableAccepted -> ResponseFlushed; a failure on the way has rolled the login back already.
   if (!(await session.login.replyFlushed(seq))) return;
   core.counters.inc("response_flushed");
   core.counters.handshake.record(core.ctx.clock.monotonic() - cc.inbound.receivedAt);
@@ -173,7 +173,7 @@ export async function accept<T extends "Authenticate" | "ConsoleAuthenticate" | 
   activate(core, session, binding, who);
 }
 
-/** ResponseFlushed → Active: the new session takes over, then the old connection closes (spec 3 §3.2). */
+/** ResponseFlushed -> Active: the new session takes over, then the old connection closes (spec 3 §3.2). */
 function activate(core: ServerCore, session: Session, binding: LoginBinding, who: Identity): void {
   const { log, bus } = core.ctx;
   const user = binding.user;

@@ -39,7 +39,7 @@ export function isTokenRejection(error: unknown): boolean {
 /** Per-address logins in flight and recently rejected tokens. */
 export class LoginAdmission {
   readonly #pending = new Map<string, number>();
-  /** Token hash → monotonic expiry; insertion order = rejection order. */
+  /** Token hash -> monotonic expiry; insertion order = rejection order. */
   readonly #rejected = new Map<string, number>();
   readonly #capacity: number;
   readonly #ttlMs: number;

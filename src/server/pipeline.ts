@@ -4,7 +4,7 @@
  * the style of Hono's `compose`: each link is `(cc, next)` and either
  * answers the command or calls `next()`.
  *
- *   guards (fixed, see `guards.ts`): deadline → authenticated → session kind → binding → rate limit → telemetry budget
+ *   guards (fixed, see `guards.ts`): deadline -> authenticated -> session kind -> binding -> rate limit -> telemetry budget
  *   veto hooks ({@link CommandPipeline.beforeCommand}): extensions may refuse a command with a reason
  *   feature links ({@link CommandPipeline.use}), in the order they were added (the in-game console)
  *   the command's handler (`handlers.ts`)

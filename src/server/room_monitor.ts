@@ -83,7 +83,7 @@ export class RoomMonitor {
   async login(cc: CommandContext<"RoomMonitorAuthenticate">): Promise<void> {
     const { session } = cc;
     const log = this.#core.ctx.log;
-    // spec 3 §3.2 Connected → Authenticating; no journal and no gate: Active once the key matches.
+    // spec 3 §3.2 Connected -> Authenticating; no journal and no gate: Active once the key matches.
     if (!session.login.begin()) return cc.fail("repeated-authenticate");
     const fail = (key: "monitor-key-mismatch" | "monitor-already-connected") => {
       cc.fail(key);

@@ -116,7 +116,7 @@ export function listenTcp(
     server.once("error", reject);
     server.listen({ host: hostname, port, ipv6Only: false }, () => {
       server.off("error", reject);
-      // After the bind (too many open files on accept, …): logged, the listener goes on.
+      // After the bind (too many open files on accept, ...): logged, the listener goes on.
       server.on("error", (error) => log.error("game port listener error", { error: String(error) }));
       resolve(server);
     });

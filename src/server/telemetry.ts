@@ -12,7 +12,7 @@ import type { CommandContext } from "./command_context.ts";
 import type { ServerCore } from "./core.ts";
 
 /**
- * Builds `ServerCommand::Touches|Judges { player, … }` from a client payload:
+ * Builds `ServerCommand::Touches|Judges { player, ... }` from a client payload:
  * one exact-size array per relayed message (the hottest allocation of the
  * relay), the ULEB128 length prefix, the tag, the player (i32 LE), the rest.
  */

@@ -2,7 +2,7 @@
  * Coalesces a socket's writes of one event-loop turn (issue 15): the relay
  * sends every `Touches`/`Judges` frame of a room to its monitors one frame
  * at a time, and a write to a socket costs a system call in which loopback
- * TCP delivers the bytes too — at 1,000 rooms the biggest single item on the
+ * TCP delivers the bytes too -- at 1,000 rooms the biggest single item on the
  * main thread (BENCHMARKS.md). A socket's first frame of a turn corks it;
  * later frames of the same turn join its buffer, and once the turn's I/O is
  * handled (`setImmediate`) every corked socket is uncorked: one write for

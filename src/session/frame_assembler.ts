@@ -8,7 +8,7 @@
  * that chunk, without a copy. Only a frame cut by a chunk boundary gets a
  * buffer, sized exactly to its payload once the length prefix is known,
  * reserved from the process-wide {@link ByteBudget} first and freed as soon
- * as the frame is handed out — so the "decoder buffer shrinks back" by
+ * as the frame is handed out -- so the "decoder buffer shrinks back" by
  * construction: an idle session holds nothing. The length is checked
  * against the caller's limit (an `Authenticate`-sized bound before login)
  * before a single payload byte is kept.

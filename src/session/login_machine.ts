@@ -1,17 +1,17 @@
 /**
  * The login lifecycle of a session as a pure state machine (spec 3 §3.2),
- * beside the room's (`src/room/machine.ts`): state + event → new state +
+ * beside the room's (`src/room/machine.ts`): state + event -> new state +
  * effects, time passed in with the event. The session is its one driver; it
  * performs the effects on itself (gate, close) and hands those that reach
  * beyond it (binding, compensation, takeover) to the login's owner.
  *
- *   connected ─begin→ authenticating ─durable→ durable-accepted ─flushed→ response-flushed ─activate→ active
- *   authenticating ─activate→ active            (the room monitor: no journal, no gate)
- *   connected|authenticating ─refuse→ failed     (answered with an error, closed once it is flushed)
- *   any pre-Active ─fail|closed→ failed         (rollback: held frames dropped, binding cleared (the user's
+ *   connected -begin-> authenticating -durable-> durable-accepted -flushed-> response-flushed -activate-> active
+ *   authenticating -activate-> active            (the room monitor: no journal, no gate)
+ *   connected|authenticating -refuse-> failed     (answered with an error, closed once it is flushed)
+ *   any pre-Active -fail|closed-> failed         (rollback: held frames dropped, binding cleared (the user's
  *                                                old binding is restored; a user without one is removed or
  *                                                dangles), journaled login compensated, transport closed)
- *   any ─closed→ closed
+ *   any -closed-> closed
  *
  * Between `durable` and `activate` the session's pushed frames wait in the
  * pre-activation gate behind the login reply (spec 3 §8: 256 events, 1 MiB,

@@ -1,5 +1,5 @@
 /**
- * One client connection (spec 3 §4.1 rules 2–3): takes the version byte and
+ * One client connection (spec 3 §4.1 rules 2-3): takes the version byte and
  * frames (`session_input.ts`), answers `Ping` at once, runs every other
  * command strictly in order through its own bounded {@link Mailbox}, and
  * writes through its own bounded {@link OutboundQueue}.
@@ -142,7 +142,7 @@ export class Session extends SessionInput {
   }
 
   /**
-   * The login reached Active (spec 3 §3.2 ResponseFlushed → Active, or
+   * The login reached Active (spec 3 §3.2 ResponseFlushed -> Active, or
    * straight from Authenticating for the room monitor): the session acts
    * for `userId` now, its held frames follow the reply in order, and the
    * login's owner takes over the user's binding.

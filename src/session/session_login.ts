@@ -2,7 +2,7 @@
  * The one driver of a session's login machine (`login_machine.ts`, spec 3
  * §3.2): it holds the machine's state, feeds it every event (the server's
  * calls, pushed frames, the timeout sweep, the connection closing), keeps
- * the frames the gate holds and performs the effects — on the connection
+ * the frames the gate holds and performs the effects -- on the connection
  * itself, or through the login's {@link LoginOwner} for what reaches beyond
  * it (the user's binding, the journal's compensation, the takeover).
  *
@@ -78,7 +78,7 @@ export class SessionLogin {
     return this.#gate !== null;
   }
 
-  /** Connected → Authenticating: an authenticate command arrived. False when past that (refuse the command). */
+  /** Connected -> Authenticating: an authenticate command arrived. False when past that (refuse the command). */
   begin(): boolean {
     return !this.#step({ kind: "begin" }).some((e) => e.t === "rejected");
   }
@@ -89,7 +89,7 @@ export class SessionLogin {
   }
 
   /**
-   * spec 3 §3.2 Authenticating → DurableAccepted: the login is journaled
+   * spec 3 §3.2 Authenticating -> DurableAccepted: the login is journaled
    * (`journaled`) and about to be answered. From now until Active, pushed
    * frames wait in the gate behind the reply (spec 3 §8 limits); `owner`
    * performs the effects beyond the connection. False when the session
@@ -109,7 +109,7 @@ export class SessionLogin {
   }
 
   /**
-   * DurableAccepted → ResponseFlushed once the reply `seq` is on the wire;
+   * DurableAccepted -> ResponseFlushed once the reply `seq` is on the wire;
    * false when the login failed first (gate overflow or expiry, connection
    * closed) and was rolled back.
    */
@@ -129,7 +129,7 @@ export class SessionLogin {
     this.#step({ kind: "fail", reason });
   }
 
-  /** → Active: held frames follow the reply in order; the owner takes over the user's binding. */
+  /** -> Active: held frames follow the reply in order; the owner takes over the user's binding. */
   activate(): void {
     this.#step({ kind: "activate" });
     // Once Active nothing is rolled back: the owner (and the journal record it holds) is not needed any more.

@@ -40,10 +40,10 @@ export interface PushLink extends StreamSink {
 export type SessionCategory = "normal" | "console" | "room-monitor" | "game-monitor";
 
 /**
- * Connection lifecycle (spec 3 §3.2): connected → authenticating →
+ * Connection lifecycle (spec 3 §3.2): connected -> authenticating ->
  * durable-accepted (login journaled, `Authenticate(Ok)` queued, later frames
- * held in the gate) → response-flushed (the reply is on the wire) → active
- * (the gate is released); any pre-active failure → failed → closed.
+ * held in the gate) -> response-flushed (the reply is on the wire) -> active
+ * (the gate is released); any pre-active failure -> failed -> closed.
  */
 export type SessionState =
   | "connected"

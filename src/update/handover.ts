@@ -63,7 +63,7 @@ export class Handover {
     await removeMarker(this.#files).catch(() => {});
     this.#notice = marker;
     if (marker.kind === "update" && marker.to === this.#version) {
-      this.#log.info(`update completed: ${marker.from} → ${marker.to}`, { from: marker.from, to: marker.to });
+      this.#log.info(`update completed: ${marker.from} \u2192 ${marker.to}`, { from: marker.from, to: marker.to });
     } else if (marker.kind === "update") {
       this.#log.warn(`update to ${marker.to} did not take effect: this is ${this.#version}`, { from: marker.from });
     } else {

@@ -1,14 +1,14 @@
 /**
  * The self-update state machine (spec 3 §5.4), pure: state + event + the
- * time and idle rule → new state + effects. The updater performs the
+ * time and idle rule -> new state + effects. The updater performs the
  * effects (fetch the manifest, download, install, restart) and feeds their
  * outcomes back as events.
  *
  * One pending update at most, shared by `update schedule`, `update apply`,
  * `update force` and automatic updates: asking again changes nothing but
- * its urgency. It applies when due — `force` at once; `apply` at once with
+ * its urgency. It applies when due -- `force` at once; `apply` at once with
  * nobody online; `schedule` and auto after `min_idle_minutes` without
- * players — and is checked against the manifest first when no release is
+ * players -- and is checked against the manifest first when no release is
  * known yet.
  *
  * @module

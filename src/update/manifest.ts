@@ -7,7 +7,7 @@
  * ```json
  * { "version": "0.2.0",
  *   "artifacts": { "x86_64-unknown-linux-gnu":
- *     { "url": "chorus-0.2.0-x86_64-unknown-linux-gnu", "sha256": "…64 hex…", "size": 91234567 } } }
+ *     { "url": "chorus-0.2.0-x86_64-unknown-linux-gnu", "sha256": "...64 hex...", "size": 91234567 } } }
  * ```
  *
  * @module

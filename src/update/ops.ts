@@ -1,7 +1,7 @@
 /**
  * The `update.*` operations (spec 3 §4.2, §5.4), one per action, so that the
  * console (`update check|apply|force|schedule|cancel|auto [on|off]`),
- * OpenUDS (`update.check`, …) and plugins reach the updater the same way.
+ * OpenUDS (`update.check`, ...) and plugins reach the updater the same way.
  * `apply` and `force` answer once the new binary is in place; the process
  * then stops and exits non-zero so that its supervisor starts the new one.
  *

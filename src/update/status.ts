@@ -1,5 +1,5 @@
 /**
- * What `update status` (and every other `update …` command) shows: the
+ * What `update status` (and every other `update ...` command) shows: the
  * running and newest versions, the pending update and what it waits for,
  * the last check, the last error and the notice of the update that led to
  * this process. Plain JSON.

@@ -1,14 +1,14 @@
 /**
  * The self-updater of one process (spec 3 §5.4): owns the state machine
- * (`machine.ts`), performs its effects — fetch the manifest, download and
- * verify, replace the executable, restart — and runs its timers on the
+ * (`machine.ts`), performs its effects -- fetch the manifest, download and
+ * verify, replace the executable, restart -- and runs its timers on the
  * injected clock: a check at start-up and every `check_interval_secs`, and
  * a tick that watches for players so that an update waiting for
  * `min_idle_minutes` without them starts on time. After a restart it gives
  * the one-time notice of what the previous process did, and when the new
  * binary fails to start it puts the previous one back.
  *
- * Over 300 lines on purpose: it is the one owner of the machine's state —
+ * Over 300 lines on purpose: it is the one owner of the machine's state --
  * the operator calls, the effect runner and the timers share the pending
  * download and its waiters, which a split would have to pass around. The
  * parts without that state live beside it (manifest fetch, download,

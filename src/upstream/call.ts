@@ -1,7 +1,7 @@
 /**
  * One logical upstream call: budgeted retries around single attempts, and
  * the mapping of every failure to an {@link UpstreamError} with a readable
- * reason (`HTTP 404 Not Found`, `request timed out after 5000 ms`, …).
+ * reason (`HTTP 404 Not Found`, `request timed out after 5000 ms`, ...).
  *
  * @module
  */

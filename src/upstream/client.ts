@@ -125,7 +125,7 @@ export class Upstream {
     return this.#json("record", `Cannot fetch record ${id}`, `/record/${id}`, {}, recordSchema, toRecord, o);
   }
 
-  /** `GET /user/{id}`: a public game account — name, avatar, rks; no token needed (`404` when there is none; not retried). */
+  /** `GET /user/{id}`: a public game account -- name, avatar, rks; no token needed (`404` when there is none; not retried). */
   user(id: number, o: CallOptions = {}): Promise<UpstreamProfile> {
     return this.#json("user", `Cannot fetch game user ${id}`, `/user/${id}`, {}, profileSchema, toProfile, o);
   }

@@ -45,7 +45,7 @@ export function isDevUserId(id: number): boolean {
   return Number.isInteger(id) && id >= 1 && id <= MAX_ID;
 }
 
-/** The development token of user `userId` (≤ 32 bytes); `language` is 1..10 of `[A-Za-z0-9_-]`. */
+/** The development token of user `userId` (<= 32 bytes); `language` is 1..10 of `[A-Za-z0-9_-]`. */
 export function devToken(userId: number, language = "en-US"): string {
   if (!isDevUserId(userId)) throw new RangeError(`Cannot make a dev token: user id ${userId} is not in 1..${MAX_ID}`);
   if (!LANGUAGE.test(language)) throw new RangeError(`Cannot make a dev token: language "${language}" is invalid`);

@@ -42,12 +42,12 @@ export class ByteSink {
     for (let i = 0; i < text.length; i++) this.byte(text.charCodeAt(i));
   }
 
-  /** Little-endian unsigned integer of `n` bytes (n ≤ 6). */
+  /** Little-endian unsigned integer of `n` bytes (n <= 6). */
   le(value: number, n: number): void {
     for (let i = 0; i < n; i++) this.byte(Math.floor(value / 2 ** (8 * i)));
   }
 
-  /** Big-endian unsigned integer of `n` bytes (n ≤ 6). */
+  /** Big-endian unsigned integer of `n` bytes (n <= 6). */
   be(value: number, n: number): void {
     for (let i = n - 1; i >= 0; i--) this.byte(Math.floor(value / 2 ** (8 * i)));
   }
@@ -64,7 +64,7 @@ export class MsbBitWriter {
   #acc = 0;
   #n = 0;
 
-  /** Appends the low `bits` bits of `value` (bits ≤ 48, value ≥ 0). */
+  /** Appends the low `bits` bits of `value` (bits <= 48, value >= 0). */
   write(value: number, bits: number): void {
     for (let i = bits - 1; i >= 0; i--) {
       const bit = Math.floor(value / 2 ** i) & 1;
@@ -90,7 +90,7 @@ export class LsbBitWriter {
   #acc = 0;
   #n = 0;
 
-  /** Appends the low `bits` bits of `value` (bits ≤ 32, value ≥ 0). */
+  /** Appends the low `bits` bits of `value` (bits <= 32, value >= 0). */
   write(value: number, bits: number): void {
     for (let i = 0; i < bits; i++) {
       const bit = Math.floor(value / 2 ** i) & 1;

@@ -11,7 +11,7 @@
  * last one): every packet is a long block
  * (mode 1) whose floors are all "unused", i.e. silence. The first audio packet
  * yields no samples and each later one 1024, so a page's granule position is
- * 1024 × (audio packets completed so far − 1); the last page has the EOS flag
+ * 1024 × (audio packets completed so far - 1); the last page has the EOS flag
  * and granule position = total samples, which trims the final packet.
  * Duration = last page's granule position / sample rate.
  *
@@ -111,7 +111,7 @@ function silentPacket(channels: number): Uint8Array {
   w.write(1, 1); // mode 1 (long block)
   w.write(1, 1); // previous window long
   w.write(1, 1); // next window long
-  for (let c = 0; c < channels; c++) w.write(0, 1); // floor unused → silence
+  for (let c = 0; c < channels; c++) w.write(0, 1); // floor unused -> silence
   return w.finish();
 }
 

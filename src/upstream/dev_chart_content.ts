@@ -21,7 +21,7 @@ interface DevNote {
   beat: number;
   /** Hold length in beats. */
   length: number;
-  /** Position along the line, −1..1 of the screen width. */
+  /** Position along the line, -1..1 of the screen width. */
   x: number;
 }
 

@@ -35,7 +35,7 @@ export interface ServeBytesOptions {
   contentType: string;
   /** Answer `200` with the whole body whatever the `Range` header says. */
   ignoreRange?: boolean;
-  /** Extra response headers (ETag, Last-Modified, …). */
+  /** Extra response headers (ETag, Last-Modified, ...). */
   headers?: Record<string, string>;
 }
 

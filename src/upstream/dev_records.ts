@@ -138,7 +138,7 @@ export const uploadSchema = z.object({
   std_score: z.number().nullable().optional(),
 });
 
-/** Fills the defaults of an upload: missing counts → 100 perfect; score, accuracy, combo derived. */
+/** Fills the defaults of an upload: missing counts -> 100 perfect; score, accuracy, combo derived. */
 export function completeUpload(
   input: z.output<typeof uploadSchema>,
   id: number,

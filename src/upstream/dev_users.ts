@@ -34,7 +34,7 @@ export interface DevUserInit {
   email?: string;
   /** Login password (default {@link DEV_PASSWORD}). */
   password?: string;
-  /** An extra token (≤ 32 bytes) resolving to this account, besides `devToken(id, language)`. */
+  /** An extra token (<= 32 bytes) resolving to this account, besides `devToken(id, language)`. */
   token?: string;
   /** Ranking score of the public profile (default derived from the id). */
   rks?: number;
@@ -57,7 +57,7 @@ export interface DevProfile {
   rks: number;
 }
 
-/** Default ranking score of a development user: 0.00–15.99, derived from the id. */
+/** Default ranking score of a development user: 0.00-15.99, derived from the id. */
 export function devRks(id: number): number {
   return (fnv1a32(`chorus-dev-rks:${id}`) % 1600) / 100;
 }

@@ -19,7 +19,7 @@ export interface UpstreamErrorInit {
   url: string;
   /** HTTP status for `http` errors. */
   status?: number;
-  /** `Cannot fetch chart 42` — the action part of the message. */
+  /** `Cannot fetch chart 42` -- the action part of the message. */
   action: string;
   /** The reason part of the message. */
   reason: string;

@@ -27,7 +27,7 @@ export interface RetryPolicy {
   defaultBudgetMs: number;
 }
 
-/** Defaults: 5 s attempts, 4 attempts, 100 ms → 2 s backoff, 10 s budget. */
+/** Defaults: 5 s attempts, 4 attempts, 100 ms -> 2 s backoff, 10 s budget. */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = {
   attemptTimeoutMs: 5000,
   maxAttempts: 4,

@@ -81,7 +81,7 @@ export interface UpstreamAccount extends UpstreamProfile {
   lastLogin: string | null;
 }
 
-/** One page of `GET /user?search=…` (the API's paged result: `count` matches in all, `results` of this page). */
+/** One page of `GET /user?search=...` (the API's paged result: `count` matches in all, `results` of this page). */
 export interface UpstreamProfilePage {
   count: number;
   results: UpstreamProfile[];
@@ -193,7 +193,7 @@ export function toRecord(r: z.output<typeof recordSchema>): UpstreamRecord {
   return { ...r, std: r.std ?? null, std_score: r.std_score ?? null };
 }
 
-/** `player: expected number` — the first validation issue, short. */
+/** `player: expected number` -- the first validation issue, short. */
 export function describeIssues(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "does not match the expected shape";

@@ -1,7 +1,7 @@
 /**
  * Terminal safety for text that came from users (player names, OpenUDS
  * `client_name`, room names in messages): C0 controls (except newline and
- * tab), DEL and the C1 range \x80–\x9f can move the cursor, retitle the
+ * tab), DEL and the C1 range \x80-\x9f can move the cursor, retitle the
  * window or start an escape sequence (\x9b is a one-byte CSI on many
  * terminals), so the console and the log show them escaped instead.
  *

@@ -1,6 +1,6 @@
 /**
  * Host functions about rooms (peers note §2.3, spec 3 §4.8 "Rooms"): room
- * tables with their fields, disband, capacity 1–64, room bans that hold for
+ * tables with their fields, disband, capacity 1-64, room bans that hold for
  * rooms created later, and virtual rooms that really exist (empty, hosted
  * by the system, kept when empty; ids starting with `_` stay out of `/room`).
  *

@@ -1,6 +1,6 @@
 /**
  * Audio files of a chart (music, hit sounds) decoded to interleaved f32 PCM
- * — the model's `AudioClip` (extended.md §5.5) — through maintained decoders:
+ * -- the model's `AudioClip` (extended.md §5.5) -- through maintained decoders:
  * mpg123 (MP3), libvorbis (Ogg Vorbis) and libFLAC builds of
  * `@wasm-audio-decoders`, and `@audio/decode-wav` (WAV: PCM, float, A/µ-law,
  * IMA and MS ADPCM). The format is recognised by the duration prober, whose declared
@@ -21,7 +21,7 @@ import { ChartProbeError } from "../errors.ts";
 import type { AudioClip } from "../model/types.ts";
 import { ChartParseError, invalid, tooLarge } from "../parse/errors.ts";
 
-/** Compressed bytes given to a decoder at once (MP3 64 KiB ≈ 4 s of 128 kbps). */
+/** Compressed bytes given to a decoder at once (MP3 64 KiB ~ 4 s of 128 kbps). */
 const SLICE_BYTES = 64 * 1024;
 
 /** Options of {@link decodeAudio}. */

@@ -71,7 +71,7 @@ export class BincodeReader {
     return v === 1;
   }
 
-  /** Unsigned varint; values over 2^53 − 1 are refused. */
+  /** Unsigned varint; values over 2^53 - 1 are refused. */
   varint(): number {
     const start = this.#pos;
     const tag = this.u8();

@@ -1,6 +1,6 @@
 /**
  * Writer of bincode 1.3 with `with_varint_encoding()` (extended.md §5.5):
- * little-endian; `u8` and `bool` one raw byte; other integers varint — below
+ * little-endian; `u8` and `bool` one raw byte; other integers varint -- below
  * 251 one byte, else 251/252/253/254 followed by the value as u16/u32/u64/u128
  * LE; signed integers zigzag-mapped first; `f32` 4 bytes LE; lengths of
  * strings and sequences as varint u64; `Option` a 0/1 byte then the value;
@@ -71,7 +71,7 @@ export class BincodeWriter {
     this.#buf[this.#pos++] = v ? 1 : 0;
   }
 
-  /** Unsigned varint (u16, u32, u64, usize, u128 up to 2^53 − 1). */
+  /** Unsigned varint (u16, u32, u64, usize, u128 up to 2^53 - 1). */
   varint(v: number): void {
     if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`Cannot encode unsigned integer ${v}`);
     this.#room(9);
@@ -93,7 +93,7 @@ export class BincodeWriter {
     }
   }
 
-  /** Signed varint (i32, i64): zigzag (0 → 0, −1 → 1, 1 → 2, …) then {@link varint}. */
+  /** Signed varint (i32, i64): zigzag (0 -> 0, -1 -> 1, 1 -> 2, ...) then {@link varint}. */
   zigzag(v: number): void {
     if (!Number.isSafeInteger(v) || Math.abs(v) > 2 ** 52) throw new RangeError(`Cannot encode signed integer ${v}`);
     this.varint(v >= 0 ? v * 2 : -v * 2 - 1);

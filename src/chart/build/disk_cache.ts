@@ -2,7 +2,7 @@
  * The on-disk cache of built charts (issue 19; extended.md §5.5): per chart id
  * one `{id}.{key}.bin` (the bincode) and `{id}.{key}.json` (the browser JSON),
  * where `key` is a hash of the chart's `chartUpdated` and the cache format
- * version — so a hit needs no metadata file and a changed chart or a newer
+ * version -- so a hit needs no metadata file and a changed chart or a newer
  * Chorus simply misses. Files are written to `.tmp-*` names and renamed into
  * place (atomic on one file system); the total size is bounded, evicting the
  * least recently used chart first. Recency survives restarts through the

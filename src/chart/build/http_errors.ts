@@ -1,6 +1,6 @@
 /**
  * The errors of the chart service as HTTP answers: `{"error", "code"}` bodies
- * (extended.md §5.3) and the mapping of build failures to statuses — 422 for
+ * (extended.md §5.3) and the mapping of build failures to statuses -- 422 for
  * a chart that cannot be used, 502/504 for upstream failures.
  *
  * @module

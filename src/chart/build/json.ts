@@ -6,7 +6,7 @@
  * samples (an `AudioClip` keeps `sample_rate`, `channel_count` and gains
  * `sample_count`) and texture bytes (a `Texture` becomes `{"png_bytes": n}`).
  * `hitsounds` is a list of `[HitSound, AudioClip]` pairs, since serde_json
- * cannot write a map with `{"Custom": …}` keys.
+ * cannot write a map with `{"Custom": ...}` keys.
  *
  * @module
  */

@@ -14,7 +14,7 @@ import { errorResponse } from "./http_errors.ts";
 
 /** What {@link lazyChartHandler} needs of the service. */
 export interface ChartRequestHandler {
-  /** Answers `…/chart/{id}[.json]`; null for other paths. */
+  /** Answers `.../chart/{id}[.json]`; null for other paths. */
   handle(req: Request): Promise<Response | null>;
 }
 

@@ -1,6 +1,6 @@
 /**
  * A chart archive's files to `(ChartInfo, Chart)` (extended.md §5.5):
- * `info.yml` → `ChartInfo`; the chart file it names, its format from `format`
+ * `info.yml` -> `ChartInfo`; the chart file it names, its format from `format`
  * or detected; optional `extra.json` hit sounds; music and hit sounds decoded
  * to PCM; RPE line textures. Music or hit sounds that cannot be decoded are
  * left out with a warning (as the reference does); everything else that is

@@ -7,7 +7,7 @@
  * `maxConcurrentBuilds` builds at once with a bounded queue (then 503). Id
  * `test` is the generated test chart, without upstream. Every failure is a
  * JSON error body `{"error", "code"}` (extended.md §5.3) sent before any byte
- * of chart data — never a partial binary.
+ * of chart data -- never a partial binary.
  *
  * @module
  */
@@ -101,7 +101,7 @@ export class ChartService {
     return app;
   }
 
-  /** Answers `GET …/chart/{id}[.json]` (any prefix); `null` for other requests. */
+  /** Answers `GET .../chart/{id}[.json]` (any prefix); `null` for other requests. */
   async handle(req: Request): Promise<Response | null> {
     const m = /\/chart\/([^/]+)$/.exec(new URL(req.url).pathname);
     if (!m) return null;

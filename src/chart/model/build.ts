@@ -1,6 +1,6 @@
 /**
  * Constructors of model values with prpr's defaults (`Anim::default`,
- * `Anim::fixed`, `Anim::chain`, `ChartInfo::default`, `BpmList::new`, …).
+ * `Anim::fixed`, `Anim::chain`, `ChartInfo::default`, `BpmList::new`, ...).
  *
  * @module
  */

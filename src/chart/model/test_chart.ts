@@ -1,7 +1,7 @@
 /**
  * The chart served for id `test` (extended.md §5.5: a generated one-line
  * chart, no upstream call): one judge line at the centre whose notes approach
- * at one height unit per second — from 2 s a pattern of tap, tap, drag, flick
+ * at one height unit per second -- from 2 s a pattern of tap, tap, drag, flick
  * and a one-second hold every five seconds, across the line, for 30 seconds.
  *
  * @module

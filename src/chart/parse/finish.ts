@@ -2,7 +2,7 @@
  * The last steps every parser shares (prpr's `process_lines`): round every
  * float to f32 (the model's type, so equality, sorting and encoding agree),
  * mark notes that share their time with another note (`multiple_hint`), and
- * sort each line's notes the way the game client orders them — the live
+ * sort each line's notes the way the game client orders them -- the live
  * `Judges` stream names notes by index in this order (protocol.md §3).
  *
  * @module

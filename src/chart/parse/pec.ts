@@ -1,7 +1,7 @@
 /**
  * PhiEditer text charts (`.pec`) to the model, with prpr's conversions: the
  * first line is the offset in ms (minus 150 ms); `bp <beat> <bpm>` before any
- * use of time; notes `n1`–`n4 <line> <beat> [<end beat>] <x> <above> <fake>`
+ * use of time; notes `n1`-`n4 <line> <beat> [<end beat>] <x> <above> <fake>`
  * with optional `# <speed>` and `& <size>`; line events `cv` (speed ÷ 5.85),
  * `cp`/`cm` (position on a 2048 × 1400 canvas), `cd`/`cr` (rotation,
  * negated), `ca`/`cf` (alpha 0..255). Beats become seconds through the BPM list.

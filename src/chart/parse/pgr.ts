@@ -1,7 +1,7 @@
 /**
  * Official Phigros chart JSON (`formatVersion` 1 or 3) to the model, with
  * prpr's conversions: times in units of 1/32 beat at the line's BPM
- * (t × 1.875 / bpm seconds); move events 0..1 → −1..1 (version 1 packs
+ * (t × 1.875 / bpm seconds); move events 0..1 -> -1..1 (version 1 packs
  * x × 1000 + y on an 880 × 520 grid); speed events integrated into the line's
  * height (÷ `HEIGHT_RATIO`); note x = positionX × 0.1125; note types
  * 1 tap, 2 drag, 3 hold, 4 flick.
@@ -51,7 +51,7 @@ function events(line: JsonObj, key: string, budget: Budget): Event[] {
   })).filter((e) => e.start <= e.end); // prpr drops events ending before they start
 }
 
-/** Speed events → the line's height (distance travelled) as a piecewise linear animation. */
+/** Speed events -> the line's height (distance travelled) as a piecewise linear animation. */
 function heightAnim(r: number, line: JsonObj, budget: Budget, maxTime: number): AnimFloat {
   const list = line.objs("speedEvents", true).map((e) => ({
     start: e.num("startTime"),
@@ -74,7 +74,7 @@ function heightAnim(r: number, line: JsonObj, budget: Budget, maxTime: number): 
   return anim(kfs);
 }
 
-/** Float events (alpha, rotation) → keyframes at each start (when the value jumps) and end, the last end dropped. */
+/** Float events (alpha, rotation) -> keyframes at each start (when the value jumps) and end, the last end dropped. */
 function floatAnim(r: number, list: Event[]): AnimFloat {
   const kfs: Keyframe<number>[] = [];
   for (const e of list) {

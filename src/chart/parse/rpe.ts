@@ -1,7 +1,7 @@
 /**
  * RPE (re:PhiEdit) chart JSON (`META`, `BPMList`, `judgeLineList`) to the
  * model, with prpr's conversions (see `rpe_events.ts`): positions from the
- * 1350 × 900 canvas to −1..1, alpha 0..255 → 0..1, rotation negated, line
+ * 1350 × 900 canvas to -1..1, alpha 0..255 -> 0..1, rotation negated, line
  * textures other than `line.png` loaded as images (GIFs with `gifEvents` as
  * frame lists), custom note hit sounds loaded as audio. Resources come from a
  * {@link RpeResources} so parsing stays free of I/O.

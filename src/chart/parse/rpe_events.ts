@@ -26,7 +26,7 @@ import type { Anim, AnimFloat, BpmList, Color, Keyframe } from "../model/types.t
 import type { Budget } from "./limits.ts";
 import { fail, type JsonObj } from "./json_read.ts";
 
-/** RPE easing number → prpr tween id (0 and 1 linear; then Out/In pairs as RPE lists them). */
+/** RPE easing number -> prpr tween id (0 and 1 linear; then Out/In pairs as RPE lists them). */
 export const RPE_TWEEN_MAP: readonly number[] = [
   2,
   2,
@@ -64,7 +64,7 @@ export const RPE_TWEEN_MAP: readonly number[] = [
 export const RPE_WIDTH = 1350;
 /** See {@link RPE_WIDTH}. */
 export const RPE_HEIGHT = 900;
-/** RPE speed unit → height per second. */
+/** RPE speed unit -> height per second. */
 export const SPEED_RATIO = 10 / 45 / HEIGHT_RATIO;
 
 /** The tween id of an RPE easing number (unknown numbers are linear). */
@@ -94,7 +94,7 @@ export type ValueOf<T> = (e: JsonObj, key: "start" | "end") => T;
 export const numberValue: ValueOf<number> = (e: JsonObj, k: "start" | "end"): number => e.num(k);
 /** Strings (text events). */
 export const stringValue: ValueOf<string> = (e: JsonObj, k: "start" | "end"): string => e.str(k);
-/** `[r, g, b]` 0..255 → an opaque colour. */
+/** `[r, g, b]` 0..255 -> an opaque colour. */
 export const colorValue: ValueOf<Color> = (e: JsonObj, k: "start" | "end"): Color => {
   const v = e.raw(k);
   if (!Array.isArray(v) || v.length < 3 || !v.slice(0, 3).every((x) => typeof x === "number")) {
@@ -104,7 +104,7 @@ export const colorValue: ValueOf<Color> = (e: JsonObj, k: "start" | "end"): Colo
   return { r: r! / 255, g: g! / 255, b: b! / 255, a: 1 };
 };
 
-/** One event list → keyframes (start eased towards end, end held), sorted by start. */
+/** One event list -> keyframes (start eased towards end, end held), sorted by start. */
 export function eventsAnim<T extends number | string | Color>(
   bpm: BpmList,
   list: JsonObj[],
@@ -143,7 +143,7 @@ export function layeredAnim(bpm: BpmList, layers: JsonObj[], key: string, factor
 }
 
 /**
- * Speed events of every layer → the line's height: the speed curve (stacked layers, linear within an event) is
+ * Speed events of every layer -> the line's height: the speed curve (stacked layers, linear within an event) is
  * integrated exactly between its keyframes and zero crossings; each segment's height curve is a clamped quadratic.
  */
 export function heightFromSpeed(bpm: BpmList, layers: JsonObj[], maxTime: number, budget: Budget): AnimFloat {
@@ -185,7 +185,7 @@ export function heightFromSpeed(bpm: BpmList, layers: JsonObj[], maxTime: number
   return anim(kfs);
 }
 
-/** RPE control curves (`alphaControl`, …): keyframes at `x` (a height) of the value named `key`. */
+/** RPE control curves (`alphaControl`, ...): keyframes at `x` (a height) of the value named `key`. */
 export function ctrlAnim(list: JsonObj[], key: string, budget: Budget): AnimFloat {
   budget.keyframes(list.length);
   const vals = list.map((c) => c.num(key));

@@ -152,7 +152,7 @@ function convert(opt: Opt, raw: string): unknown {
 
 /** Parses the command line; null means help was asked for. Throws {@link UsageError}. */
 export function parseCompareArgs(args: readonly string[]): CompareOptions | null {
-  // `deno task bench-servers -- …` passes the `--` through on Deno 2.9.
+  // `deno task bench-servers -- ...` passes the `--` through on Deno 2.9.
   const rest = args[0] === "--" ? args.slice(1) : args;
   const o = defaultOptions() as unknown as Record<string, unknown>;
   let serversGiven = false;

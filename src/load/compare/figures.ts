@@ -57,10 +57,10 @@ export interface RelayFigures {
   readonly rssAfterFirstRoundMiB: number | null;
   readonly rssEndMiB: number | null;
   readonly rssPeakMiB: number | null;
-  /** RSS trend after the first round, MiB per minute (≈ 0 when flat). */
+  /** RSS trend after the first round, MiB per minute (~ 0 when flat). */
   readonly rssSlopeMiBPerMin: number | null;
   readonly errors: number;
-  /** Errors by kind over every generator process (`room-setup`, `Ready/timeout`, …). */
+  /** Errors by kind over every generator process (`room-setup`, `Ready/timeout`, ...). */
   readonly errorKinds: Record<string, number>;
   /** The first error messages (a few per generator process). */
   readonly errorSamples: string[];

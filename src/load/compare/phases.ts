@@ -67,7 +67,7 @@ export function idlePhase(kind: ServerKind, o: CompareOptions, env: PhaseEnv): P
       await sleep(o.settle * 1000);
       const start = readSample(server.pid);
       if (!start) throw new Error(`${kind} exited after start:\n${server.tail.join("\n")}`);
-      env.say(`  ${kind}: RSS after start ${Math.round(start.rssBytes / 1048576)} MiB; ${o.sessions} sessions…`);
+      env.say(`  ${kind}: RSS after start ${Math.round(start.rssBytes / 1048576)} MiB; ${o.sessions} sessions\u2026`);
       const [report] = await runGenerators("sessions", { port, pid: server.pid, upstream: up }, [[
         ...["--sessions", String(o.sessions), "--ramp-per-sec", String(o.rampPerSec)],
         ...["--duration", String(o.hold), "--id-base", "200000"],
@@ -89,7 +89,7 @@ export function relayPhase(
   const sizes = { monitors: monitorIdsFor(rooms), maxSessions: rooms * (PLAYERS + 1) };
   return withServer(kind, sizes, env, async (server, port, up, dir) => {
     const setupLimit = Math.ceil(rooms / o.roomRamp) + o.setupGrace;
-    env.say(`  ${kind}: ${rooms} rooms for ${duration} s (setup limit ${setupLimit} s)…`);
+    env.say(`  ${kind}: ${rooms} rooms for ${duration} s (setup limit ${setupLimit} s)\u2026`);
     const sampler = new Sampler(server.pid);
     sampler.start(o.sampleInterval * 1000);
     let reports;

@@ -7,7 +7,7 @@
  * authenticate against the same development upstream, log at warn level and
  * list the load generator's monitor ids.
  *
- * Every child starts through `sh -c 'ulimit -n <hard limit>; exec …'`, so
+ * Every child starts through `sh -c 'ulimit -n <hard limit>; exec ...'`, so
  * 10,000 sessions never hit the soft descriptor limit.
  *
  * @module

@@ -30,7 +30,7 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
   return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
 }
 
-const dash = "—";
+const dash = "\u2014";
 /** A number with at most `digits` decimals and thousands separators, or a dash. */
 export function num(v: number | null | undefined, digits = 1): string {
   return v === null || v === undefined ? dash : v.toLocaleString("en-US", { maximumFractionDigits: digits });
@@ -73,7 +73,9 @@ function relayRow(r: ServerResult, f: RelayFigures, big: boolean): string[] {
   }
   return [
     ...common,
-    `${num(f.rssSteadyStartMiB)} → ${num(f.rssAfterFirstRoundMiB)} → ${num(f.rssEndMiB)} (${num(f.rssPeakMiB)})`,
+    `${num(f.rssSteadyStartMiB)} \u2192 ${num(f.rssAfterFirstRoundMiB)} \u2192 ${num(f.rssEndMiB)} (${
+      num(f.rssPeakMiB)
+    })`,
     f.rssSlopeMiBPerMin === null ? dash : `${f.rssSlopeMiBPerMin >= 0 ? "+" : ""}${num(f.rssSlopeMiBPerMin, 2)}`,
     pct(f.generatorCpuPercent),
     num(f.errors, 0),
@@ -117,7 +119,7 @@ export function renderComparison(results: readonly ServerResult[], o: CompareOpt
           "relayed msgs/s",
           "relay p50 / p99",
           "server CPU (main)",
-          "RSS start → after round 1 → end (peak)",
+          "RSS start \u2192 after round 1 \u2192 end (peak)",
           "RSS MiB/min after round 1",
           "generator CPU",
           "errors",

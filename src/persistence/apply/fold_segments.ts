@@ -2,7 +2,7 @@
  * Folding a `telemetry.segments` record (issue 15): one `telemetry_segments`
  * row per segment, and the per-player round data (`round_player_data`:
  * items and batches per kind, first and last time) added up as the JSON
- * batches did — a segment counts as one batch of each kind it holds.
+ * batches did -- a segment counts as one batch of each kind it holds.
  *
  * @module
  */

@@ -101,8 +101,8 @@ export class ApplyIntake {
   }
 
   /**
-   * The next batch from the queue — at most `maxItems` records, ending with
-   * the one whose JSON reaches `maxBytes` — refilling the queue from the held
+   * The next batch from the queue -- at most `maxItems` records, ending with
+   * the one whose JSON reaches `maxBytes` -- refilling the queue from the held
    * records; null when the queue is empty.
    */
   take(maxItems: number, maxBytes: number): Item[] | null {

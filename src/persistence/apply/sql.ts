@@ -11,7 +11,7 @@
  * `rows` (the row source), `list` (a JSON array's elements), `least` and
  * `greatest` (SQLite's multi-argument `min`/`max`; every argument here is
  * NOT NULL, where the two agree), `staleResults` and `telemetryBundle`.
- * `INSERT … SELECT … WHERE true ON CONFLICT` keeps SQLite's parser from
+ * `INSERT ... SELECT ... WHERE true ON CONFLICT` keeps SQLite's parser from
  * reading `ON` as a join condition.
  *
  * @module
@@ -21,7 +21,7 @@ import type { Dialect } from "../../db/types.ts";
 
 /** What differs between the dialects' statement texts. */
 interface Parts {
-  /** The row source `x` over `$1` with `cols` ("name type, …"). */
+  /** The row source `x` over `$1` with `cols` ("name type, ..."). */
   rows(cols: string): string;
   /** A subquery of the elements of the JSON array `$1`, as text column `value`. */
   readonly list: string;
@@ -29,7 +29,7 @@ interface Parts {
   readonly greatest: string;
 }
 
-/** The row source of SQLite: `->>` gives SQL values (JSON true → 1), `->` the JSON text of json columns. */
+/** The row source of SQLite: `->>` gives SQL values (JSON true -> 1), `->` the JSON text of json columns. */
 function sqliteRows(cols: string): string {
   const fields = cols.split(",").map((c) => {
     const [name, type] = c.trim().split(/\s+/, 2) as [string, string];

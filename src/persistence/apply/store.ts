@@ -1,7 +1,7 @@
 /**
  * The store: one interface over either backend (issue 5 "Stores"). It
- * applies journal batches exactly once — the batch's rows and the applied
- * watermark commit in one transaction — keeps the dead-letter list, and
+ * applies journal batches exactly once -- the batch's rows and the applied
+ * watermark commit in one transaction -- keeps the dead-letter list, and
  * answers the read queries (`queries/`).
  *
  * @module

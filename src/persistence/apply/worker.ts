@@ -9,7 +9,7 @@
  * once the queue has drained, and returns the intake to memory mode when it
  * has caught up. Batches are bounded by bytes as well as records.
  *
- * A store that is down (connection refused, shutting down, …, or taken
+ * A store that is down (connection refused, shutting down, ..., or taken
  * over by another journal) makes the worker wait and retry the same batch with backoff: the game goes on and
  * the records wait in the journal. A record that fails by itself is retried
  * alone, then put on the dead-letter list with its error.

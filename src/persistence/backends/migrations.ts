@@ -9,7 +9,7 @@
  * journal sequences (one global sequence, issue 5).
  *
  * Written once for both dialects (SQLite and PostgreSQL): the common subset
- * of SQL plus the macros of `src/db/migrate.ts` — `{{json}}` for a JSON
+ * of SQL plus the macros of `src/db/migrate.ts` -- `{{json}}` for a JSON
  * column, `{{nulls_first}}` after an index column. Append-only: a released
  * step's text never changes what it does on a database that ran it.
  *

@@ -107,7 +107,7 @@ async function openEmbedded(dataDir: string, log: Logger, now: number): Promise<
       const advice = isDiskFull(why) ? "free space on the disk that holds data_dir, then " : "";
       throw new PersistenceError(
         "database",
-        `Cannot convert the PGlite store in "${paths.pglite}" to SQLite: ${why}; it is left as it was — ` +
+        `Cannot convert the PGlite store in "${paths.pglite}" to SQLite: ${why}; it is left as it was \u2014 ` +
           `${advice}run \`${convertCommand(dataDir)}\` to convert it (or start an older Chorus on it)`,
         { cause: error },
       );

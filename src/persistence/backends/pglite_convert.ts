@@ -1,6 +1,6 @@
 /**
- * Converting a data directory of a server from before issue 15 — its store
- * in PGlite under `data_dir/pglite` — to the SQLite file that is the
+ * Converting a data directory of a server from before issue 15 -- its store
+ * in PGlite under `data_dir/pglite` -- to the SQLite file that is the
  * embedded store now (`sqlite_store_db.ts`). `open_store.ts` runs it on the
  * first start that finds `pglite/PG_VERSION`; `chorus convert-store` runs
  * it by hand. PGlite is imported here, on demand, and nowhere else; `start`
@@ -10,7 +10,7 @@
  * have left it behind), a new file `chorus.sqlite.converting` gets the
  * schema, every table is copied in chunks and its row count compared, the
  * file is checkpointed (synced), then renamed to `chorus.sqlite`, and only
- * then the old directory to `pglite.converted` — a crash in between leaves
+ * then the old directory to `pglite.converted` -- a crash in between leaves
  * either the old directory alone (converted again on the next start) or
  * both, which `open_store.ts` refuses with a clear message.
  *
@@ -170,7 +170,7 @@ export async function convertPgliteStoreInWorker(dataDir: string, log: Logger, n
   }
 }
 
-/** `path`, or `path.2`, `path.3`, … when taken. */
+/** `path`, or `path.2`, `path.3`, ... when taken. */
 async function freeName(path: string): Promise<string> {
   for (let i = 1;; i++) {
     const candidate = i === 1 ? path : `${path}.${i}`;

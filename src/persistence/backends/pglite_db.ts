@@ -38,7 +38,7 @@ export class PgliteDb implements SqlDb {
 
   /** Opens (creating when missing) the database in `dir` (in memory when omitted). The caller holds the owner lock. */
   static async open(dir?: string): Promise<PgliteDb> {
-    // int8 → number, as `sql_db.ts` promises; small buffers, as the old embedded store ran.
+    // int8 -> number, as `sql_db.ts` promises; small buffers, as the old embedded store ran.
     const db = await PGlite.create(dir ?? "memory://", {
       parsers: { [INT8]: (value: string) => Number(value) },
       postgresqlconf: ["shared_buffers=16MB", "work_mem=2MB"],

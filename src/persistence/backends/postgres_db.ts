@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL backend through npm `postgres` (issue 5: used when
  * `database_url`, `PM_DATABASE_URL` or `PM_DATABASE_URL_FILE` is set; the
- * database is created when it is missing, as PMP does — extended.md §6).
+ * database is created when it is missing, as PMP does -- extended.md §6).
  * The URL holds a password: it is never logged; messages name only the host
  * and the database.
  *

@@ -8,8 +8,8 @@
  * disk; a crash of the process loses nothing committed, a power loss may
  * lose the newest commits, whose records the journal still holds (their
  * watermark rolls back with them, so they are applied again exactly once).
- * {@link SqliteStoreDb.checkpoint} — run before journal segments are
- * deleted (`persistence_jobs.ts` `compact`) — writes the log into the file
+ * {@link SqliteStoreDb.checkpoint} -- run before journal segments are
+ * deleted (`persistence_jobs.ts` `compact`) -- writes the log into the file
  * and fsyncs both, so what the journal lets go of has survived a power loss.
  * Once play begins ({@link SqliteStoreDb.expectBusy}), or the store is busy
  * anyway ({@link BUSY_MS} inside SQLite on the main connection within
@@ -20,14 +20,14 @@
  * batches ({@link SqliteStoreDb.runGuarded}: the statements go over in one
  * message and run in one transaction there, their guard included). An idle
  * or lightly used store keeps everything on the one connection: the thread
- * is a V8 isolate of its own (~16–18 MiB of RSS at start, against a server
+ * is a V8 isolate of its own (~16-18 MiB of RSS at start, against a server
  * of ~87 MiB), worth it only under load. A thread that is lost hands both
  * jobs back to the main connection for good.
  *
  * While the thread applies a batch it holds SQLite's writer lock: other
  * writes on the main connection (bindJournal, dead letters, retention
  * deletes, migrations) wait for that transaction to end, up to the busy
- * timeout of 5 s, blocking the event loop meanwhile (a batch takes 1–26 ms
+ * timeout of 5 s, blocking the event loop meanwhile (a batch takes 1-26 ms
  * at 300 rooms). Reads never wait (WAL). {@link SqliteStoreDb.checkpoint}
  * runs on the thread then, after the batches in flight.
  *

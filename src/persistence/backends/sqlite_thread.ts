@@ -5,7 +5,7 @@
  * made its longest stretches there, and once the store is busy this one
  * thread, with a connection of its own to the same file
  * (`sqlite_thread_worker.ts`), takes both over (one thread: each is a V8
- * isolate of ~16–18 MiB of RSS):
+ * isolate of ~16-18 MiB of RSS):
  *
  * - WAL checkpoints. SQLite checkpoints automatically inside the commit
  *   that grows the log past 1,000 pages: it copies the log into the file
@@ -13,7 +13,7 @@
  *   that doubled the time of commits and made the longest ones. The store's
  *   connection turns automatic checkpoints off and the thread checkpoints
  *   every {@link CHECKPOINT_PERIOD_MS}.
- * - Apply batches (1–26 ms each at 300 rooms): the statements of one batch
+ * - Apply batches (1-26 ms each at 300 rooms): the statements of one batch
  *   go over in one message and run in one transaction there; the event
  *   loop only plans them and reads the reply.
  *

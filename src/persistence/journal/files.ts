@@ -1,7 +1,7 @@
 /**
  * The journal's segment files (`journal.ts`): the file operations it needs
  * (replaceable to inject faults), and opening the segment new records go
- * to — always one of the current format: the last segment when it is one,
+ * to -- always one of the current format: the last segment when it is one,
  * otherwise a new segment after it (older segments are read until
  * compaction deletes them).
  *

@@ -118,7 +118,7 @@ export interface RecordCodec {
   /**
    * The record at `offset` whose header is damaged, restored on the
    * knowledge that it must end exactly at `end` (the next record's start,
-   * or the end of the file) — or null when its checksums do not allow it.
+   * or the end of the file) -- or null when its checksums do not allow it.
    */
   repair(bytes: Uint8Array, offset: number, end: number): Repaired | null;
   /** The body length the header at `offset` declares (unchecked; the reader sizes a read with it). */

@@ -4,7 +4,7 @@
  * directory, while `journal_state.applied_seq` is one number per database:
  * a database fed by two journals silently skips the records of one of them
  * (every sequence at or below the watermark counts as applied). So each
- * journal has an identity — a UUID in `data_dir/journal/journal.id` — that
+ * journal has an identity -- a UUID in `data_dir/journal/journal.id` -- that
  * the database records in `journal_state.journal_id`, and startup refuses a
  * journal the database does not know:
  *

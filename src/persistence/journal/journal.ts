@@ -7,8 +7,8 @@
  * `append` writes synchronously, so a record is in the operating system's
  * hands before the caller goes on (a killed process loses nothing it
  * appended). Flushing to the disk is batched: {@link Journal.requestSync}
- * coalesces fsyncs within a few milliseconds, and {@link Journal.sync} — for
- * writes that gate a reply, such as a login — joins the flush in flight or
+ * coalesces fsyncs within a few milliseconds, and {@link Journal.sync} -- for
+ * writes that gate a reply, such as a login -- joins the flush in flight or
  * starts one at once (group commit). A failed write is cut back off the file
  * so the journal never holds a torn record in its middle.
  *

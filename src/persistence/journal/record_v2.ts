@@ -161,7 +161,7 @@ export const V2_CODEC: RecordCodec = {
       const markerWrong = !V2_MARKER.every((b, i) => stored[i] === b);
       return found(rebuilt, [markerWrong ? "marker" : "", lengthWrong ? "length" : ""].filter(Boolean).join(" and "));
     }
-    // One flipped bit anywhere in the header (sequence, checksums, …).
+    // One flipped bit anywhere in the header (sequence, checksums, ...).
     const candidate = stored.slice();
     for (let bit = 0; bit < V2_HEADER_BYTES * 8; bit++) {
       candidate[bit >> 3]! ^= 1 << (bit & 7);

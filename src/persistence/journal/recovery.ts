@@ -7,8 +7,8 @@
  *   one read before (a copied segment), costs nothing: the segment is
  *   rewritten without the damage and the original kept under
  *   `journal/damaged/`. A segment holding only duplicates is moved there.
- * - Damage at the end of the last segment — a write cut short, or a damaged
- *   last record — is what an interrupted write leaves: it is truncated with
+ * - Damage at the end of the last segment -- a write cut short, or a damaged
+ *   last record -- is what an interrupted write leaves: it is truncated with
  *   a log line. So is a write cut short at the end of an older segment (a
  *   failed append the journal could not cut back). Damage anywhere else is
  *   not a torn write.
@@ -17,7 +17,7 @@
  *   with a log line.
  * - Any other damage holds records that exist nowhere else. Startup fails
  *   closed, changing nothing, with a message naming each damaged stretch
- *   (segment, bytes, sequences) and what the operator can do — unless
+ *   (segment, bytes, sequences) and what the operator can do -- unless
  *   `journal_damaged_records: skip` says to start without them: then they
  *   are dropped with an ERROR line each (the bytes kept under
  *   `journal/damaged/`) and counted.

@@ -17,16 +17,16 @@ const LOG_LINES = 20;
 export function seqText(f: Damaged): string {
   const hi = f.hi ?? Infinity;
   if (f.seq !== null && f.lo >= f.seq) return `${f.seq}`;
-  if (f.seq !== null) return `${f.seq} (and any of ${f.lo}–${f.seq - 1} it spans)`;
+  if (f.seq !== null) return `${f.seq} (and any of ${f.lo}\u2013${f.seq - 1} it spans)`;
   if (f.lo > hi) return "none";
   if (hi === Infinity) return `${f.lo} and later`;
-  return f.lo === hi ? `${f.lo}` : `${f.lo}–${hi}`;
+  return f.lo === hi ? `${f.lo}` : `${f.lo}\u2013${hi}`;
 }
 
 /** One line of the refusal message: where the damage is and which sequences it holds. */
 export function describe(path: string, f: Exclude<Finding, { kind: "repaired" | "duplicate" }>): string {
   if (f.kind === "conflict") return `"${path}" byte ${f.offset}: the record with sequence ${f.seq} (${f.why})`;
-  return `"${path}" bytes ${f.start}–${f.end} (${f.why}): sequence${f.lo === f.hi ? "" : "s"} ${seqText(f)}`;
+  return `"${path}" bytes ${f.start}\u2013${f.end} (${f.why}): sequence${f.lo === f.hi ? "" : "s"} ${seqText(f)}`;
 }
 
 /** The refusal of a start: the damaged records (at most ten listed) and what the operator can do. */

@@ -2,7 +2,7 @@
  * Reading one journal segment at startup (issue 14 "Journal integrity"):
  * every record is decoded and checksummed, and what is not an intact
  * record in order becomes a {@link Finding}. Nothing is decided or changed
- * here — `recovery.ts` decides what each finding means (with the
+ * here -- `recovery.ts` decides what each finding means (with the
  * database's applied sequence) and repairs the files.
  *
  * After damage the scan does not stop: it looks for the next record whose

@@ -9,9 +9,9 @@
 
 /** Per-user playtime not yet journaled. */
 export class PlaytimeTracker {
-  /** User → time the current stay (or its unflushed part) began. */
+  /** User -> time the current stay (or its unflushed part) began. */
   readonly #open = new Map<number, number>();
-  /** User → milliseconds of finished stays not yet flushed. */
+  /** User -> milliseconds of finished stays not yet flushed. */
   readonly #pending = new Map<number, number>();
 
   /** A player entered a room. */

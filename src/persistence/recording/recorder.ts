@@ -7,12 +7,12 @@
  * (`../telemetry/segment_store.ts`); room stays feed the playtime tracker. Called synchronously by the bus, so a record is journaled before
  * the command that caused it has its reply written to the socket.
  *
- * Durability of round results (spec 3 §3.1: "results recorded durably, …
- * then `GameEnd`") — the exact guarantee: settlement queues the ranking and
+ * Durability of round results (spec 3 §3.1: "results recorded durably, ...
+ * then `GameEnd`") -- the exact guarantee: settlement queues the ranking and
  * `GameEnd` on the players' outbound queues and publishes `round.completed`
  * in the same synchronous step (`src/room/procedures.ts` `settle`, effects run in
- * order by `src/server/core.ts`), so the round's record is appended — written to
- * the operating system — before the event loop can send `GameEnd` to a
+ * order by `src/server/core.ts`), so the round's record is appended -- written to
+ * the operating system -- before the event loop can send `GameEnd` to a
  * socket. A killed server therefore never loses a round whose `GameEnd` went
  * out. Its fsync is batched (`Journal.requestSync`, within `syncDelayMs`,
  * 2 ms): after an operating-system crash or power loss, a round whose

@@ -10,8 +10,8 @@
  *
  * The default (16 MB) is several times what a real client sends in a long
  * round: the official client sends touch frames at most at 20 Hz per finger
- * and one judge event per note (protocol.md §4), about 4 MB of JSON — about
- * 1 MB of wire bytes — in a ten-minute round with ten fingers down throughout. This bounds what a round can put
+ * and one judge event per note (protocol.md §4), about 4 MB of JSON -- about
+ * 1 MB of wire bytes -- in a ten-minute round with ten fingers down throughout. This bounds what a round can put
  * on the disk; how fast a session may send is the wire side's limit.
  *
  * Work per event is two map lookups; what is kept is one entry per player

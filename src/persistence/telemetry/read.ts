@@ -1,7 +1,7 @@
 /**
  * Reading stored telemetry back (issue 15: decoded only when read): a
- * segment's byte range is read from its file and its entries — wire payloads
- * — are decoded with the protocol's own codec into touch frames or judge
+ * segment's byte range is read from its file and its entries -- wire payloads
+ * -- are decoded with the protocol's own codec into touch frames or judge
  * events, the shape `persist.touches` / `persist.judges` always returned.
  *
  * @module

@@ -1,7 +1,7 @@
 /**
  * Cutting torn tails at start (issue 15): a telemetry file is appended in
  * writes every 500 ms and indexed only after an fsync, so a crash can leave
- * at most a partly written tail after the last indexed segment — bytes past
+ * at most a partly written tail after the last indexed segment -- bytes past
  * the last whole entry, or (on file systems that expose unwritten blocks) zeros. Such a
  * tail would make the file unreadable as a replay and misplace anything
  * appended after it, so it is cut before anything is written.

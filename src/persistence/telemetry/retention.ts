@@ -1,7 +1,7 @@
 /**
  * Retention of stored telemetry (issue 15; spec 3 §2.3
  * `touch_judge_retention_days`): a round's file goes as a whole once its
- * newest segment is older than the cutoff — the file first, then its index
+ * newest segment is older than the cutoff -- the file first, then its index
  * rows, so a crash in between leaves rows whose file is gone (read as empty
  * batches and removed by the next run), never a file nothing indexes.
  * Works in chunks of files with a yield between them.

@@ -8,11 +8,11 @@
  * of the payload into the file's buffer.
  *
  * Batching: a file's buffer is written when it reaches `segmentBytes`, and
- * every `flushMs` (spec 3 §8 "batches of … 500 ms"; one timer of the
+ * every `flushMs` (spec 3 §8 "batches of ... 500 ms"; one timer of the
  * injected clock, ticking `slots` times per period, each tick writing the
  * files of one slot so that the work is spread), when the round completes,
- * and at shutdown. What was written is indexed as one segment — one fsync,
- * then one `telemetry_segments` row — every `indexMs` (5 s), once
+ * and at shutdown. What was written is indexed as one segment -- one fsync,
+ * then one `telemetry_segments` row -- every `indexMs` (5 s), once
  * `segmentBytes` are unindexed, before the record id is patched in, and when
  * the file closes: per player an fsync and a row every few seconds instead of
  * every 500 ms (at 300 rooms 480 rows/s, not 4,800; BENCHMARKS.md). The

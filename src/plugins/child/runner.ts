@@ -10,7 +10,7 @@
  * JSPI is needed. The host kills this process when a call overruns its
  * time; nothing here has to cooperate for that.
  *
- * Usage: `deno run … runner.ts <entry dir> <max memory pages>`.
+ * Usage: `deno run ... runner.ts <entry dir> <max memory pages>`.
  *
  * @module
  */

@@ -14,7 +14,7 @@ import { Buffer } from "node:buffer";
 /** Largest frame either side accepts (a 2 MiB HTTP body in base64 fits many times over). */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
-/** Host → child: call one export of the component. */
+/** Host -> child: call one export of the component. */
 export interface CallMessage {
   readonly t: "call";
   /** `init`, `getInfo`, `cleanup`, `onEvent` or `onApi`. */
@@ -22,21 +22,21 @@ export interface CallMessage {
   readonly args: readonly unknown[];
 }
 
-/** Host → child: the answer to a host function call. `v` is the value; `e` makes a `result` import return `err(e)`. */
+/** Host -> child: the answer to a host function call. `v` is the value; `e` makes a `result` import return `err(e)`. */
 export interface ReplyMessage {
   readonly t: "reply";
   readonly v?: unknown;
   readonly e?: string;
 }
 
-/** Child → host: the component is instantiated and waits for calls. */
+/** Child -> host: the component is instantiated and waits for calls. */
 export interface ReadyMessage {
   readonly t: "ready";
   /** The functions the component imports, by interface key. */
   readonly used: Readonly<Record<string, readonly string[]>>;
 }
 
-/** Child → host: the guest called a host function (interface key without version, camelCase function). */
+/** Child -> host: the guest called a host function (interface key without version, camelCase function). */
 export interface HostCallMessage {
   readonly t: "host";
   readonly i: string;
@@ -44,12 +44,12 @@ export interface HostCallMessage {
   readonly a: readonly unknown[];
 }
 
-/** Child → host: an export returned (`ok`), returned its error case (`error`) or trapped (`trap`). */
+/** Child -> host: an export returned (`ok`), returned its error case (`error`) or trapped (`trap`). */
 export type ReturnMessage =
   | { readonly t: "ret"; readonly ok: true; readonly v: unknown }
   | { readonly t: "ret"; readonly ok: false; readonly kind: "error" | "trap"; readonly message: string };
 
-/** Child → host: loading failed; the child exits after sending it. */
+/** Child -> host: loading failed; the child exits after sending it. */
 export interface FatalMessage {
   readonly t: "fatal";
   readonly message: string;

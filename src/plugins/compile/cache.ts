@@ -2,7 +2,7 @@
  * The compile cache (spec 3 §4.6: transpile once per plugin file, never in
  * the server's process): entries under the cache root are keyed by the
  * SHA-256 of the component and the transpiler version, so a plugin file is
- * transpiled once and every later start reuses the entry — a cached plugin
+ * transpiled once and every later start reuses the entry -- a cached plugin
  * starts in a child process in about a tenth of a second. Compiles run one at
  * a time in a child (`transpile_main.ts`) with read access to the component
  * and the npm cache, write access to the cache root only, and a clean
@@ -80,7 +80,7 @@ export class CompileCache {
     const key = `${sha256.slice(0, 40)}-${TRANSPILER.replace(/[^a-z0-9.]+/gi, "-")}`;
     const dir = `${this.#options.root}/${key}`;
     if (await this.#usable(dir)) return { dir, sha256, compiled: false, compileMs: 0 };
-    // One compile at a time: each child takes 100–200 MB while it runs.
+    // One compile at a time: each child takes 100-200 MB while it runs.
     const run = this.#queue.then(() => this.#compile(path, key, dir, sha256));
     this.#queue = run.catch(() => {});
     return await run;

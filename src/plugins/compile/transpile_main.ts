@@ -1,15 +1,15 @@
 /**
  * The compile child (spec 3 §4.6; platform facts: jco-transpile costs the
- * process 90–175 MB, so the server never loads it): checks one component
+ * process 90-175 MB, so the server never loads it): checks one component
  * against the plugin world and transpiles it with jco's bindgen into a cache
- * entry — the generated `plugin.js`, its core modules and `manifest.json` —
+ * entry -- the generated `plugin.js`, its core modules and `manifest.json` --
  * written to a temporary directory and renamed into place, so a reader
  * never sees half an entry. Started by the host with read access to the
  * component and the npm cache, write access to the cache root, and a clean
  * environment. Prints one JSON line: `{"ok": true}` or `{"ok": false,
- * "error": "…"}`.
+ * "error": "..."}`.
  *
- * Usage: `deno run … transpile_main.ts <component.wasm> <cache root> <key>`.
+ * Usage: `deno run ... transpile_main.ts <component.wasm> <cache root> <key>`.
  *
  * @module
  */

@@ -4,7 +4,7 @@
  * component wit` prints for it. jco drops versions from its import keys, so
  * a component built for `phira:plugin@0.2.0` would otherwise be linked to
  * this host's functions silently; here every import must be an interface of
- * `phira:plugin@0.3.x` (or the `game:plugin` / `game-…` spelling of the
+ * `phira:plugin@0.3.x` (or the `game:plugin` / `game-...` spelling of the
  * specification), and the five exports must have the world's signatures.
  *
  * @module

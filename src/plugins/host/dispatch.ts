@@ -1,8 +1,8 @@
 /**
  * Dispatches the host function calls of a guest (spec 3 §4.6): finds the
- * function by interface and name — the world's `phira-…` interfaces, or the
- * specification's `game-…` spelling of them (`set-room-game-api-endpoint`
- * included) — checks the capability, runs it and shapes the answer. A
+ * function by interface and name -- the world's `phira-...` interfaces, or the
+ * specification's `game-...` spelling of them (`set-room-game-api-endpoint`
+ * included) -- checks the capability, runs it and shapes the answer. A
  * missing capability or a failure is the function's error case, never a
  * trap; functions without an error case (`bool`, `void`) answer false or
  * nothing and the failure is logged.
@@ -43,7 +43,7 @@ const FUNCTION_ALIASES: Readonly<Record<string, string>> = { setRoomGameApiEndpo
 /** Number of functions the world imports (72). */
 export const FUNCTION_COUNT = Object.values(INTERFACES).reduce((n, t) => n + Object.keys(t).length, 0);
 
-/** The interface (`host`, `room-mgmt`, …) of a jco import key (`phira:plugin/phira-host`, `game:plugin/game-host`). */
+/** The interface (`host`, `room-mgmt`, ...) of a jco import key (`phira:plugin/phira-host`, `game:plugin/game-host`). */
 export function interfaceOf(key: string): string | null {
   const m = /^(phira|game):plugin\/(phira|game)-([a-z-]+)$/.exec(key.replace(/@[^/]*$/, ""));
   return m && m[3]! in INTERFACES ? m[3]! : null;

@@ -1,7 +1,7 @@
 /**
- * The interfaces that act on the server — `phira-query`, `phira-room-mgmt`,
+ * The interfaces that act on the server -- `phira-query`, `phira-room-mgmt`,
  * `phira-user-mgmt`, `phira-messaging`, `phira-persistence`, `phira-admin`,
- * `phira-runtime` — and `phira-host`'s `api-call` and `send-chat`. Each is
+ * `phira-runtime` -- and `phira-host`'s `api-call` and `send-chat`. Each is
  * one operation of the operations layer called as the plugin (spec 3 §4.9:
  * console, OpenUDS and plugins call the same methods), so results, errors,
  * permissions and the audit log are the same as everywhere else.

@@ -1,6 +1,6 @@
 /**
  * How host functions are declared (spec 3 §4.6): each function of the world
- * names the capability it needs (null: none) and how its answer is shaped —
+ * names the capability it needs (null: none) and how its answer is shaped --
  * `api` for an `api-result`, `result` for a `result<_, string>`, `bool`,
  * `void` or a plain `value`. A function called without its capability never
  * traps the guest: `api` answers `error(...)`, `result` its `err`, `bool`
