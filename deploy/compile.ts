@@ -19,6 +19,8 @@
  * @module
  */
 
+import { denoTasks, taskCommand } from "../src/util/deno_tasks.ts";
+
 /** Permissions baked into the binary: those of `deno task start`, plus what the companions' command service runs. */
 export const BINARY_PERMISSIONS = [
   "--allow-net",
@@ -47,8 +49,9 @@ export const EMBEDDED = [
  * held open). Empty when the task sets none.
  */
 export function startRuntimeFlags(denoJson: string): string[] {
-  const task = String(JSON.parse(denoJson).tasks?.start ?? "");
-  return task.split(/\s+/).filter((word) => word.startsWith("--v8-flags=") || word === "--no-code-cache");
+  return taskCommand(denoTasks(denoJson), "start").split(/\s+/).filter((word) =>
+    word.startsWith("--v8-flags=") || word === "--no-code-cache"
+  );
 }
 
 /** Deno's cache directories (`deno info --json`). */

@@ -10,6 +10,7 @@
 import { equal, match, ok } from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
 import { serveDevApi } from "../src/upstream/mod.ts";
+import { taskCommand } from "../src/util/deno_tasks.ts";
 import { watchOutput } from "./support/child_server.ts";
 import { startHarness } from "./support/harness.ts";
 import { TextSseReader } from "./support/accounts.ts";
@@ -19,7 +20,7 @@ const SECRET = "process-test-secret";
 
 /** `deno task accounts` as argv: the task's flags, then ours. */
 function taskArgs(extra: string[]): string[] {
-  const task = denoJson.tasks.accounts.split(/\s+/);
+  const task = taskCommand(denoJson.tasks, "accounts").split(/\s+/);
   equal(task[0], "deno");
   ok(!task.includes("-A") && !task.includes("--allow-all"), "the task does not grant everything");
   return [...task.slice(1), ...extra];

@@ -8,6 +8,7 @@
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { argon2Hasher, joinFragments, TEST_ARGON2 } from "../src/companions/passwords.ts";
+import { denoTasks, taskCommand } from "../src/util/deno_tasks.ts";
 import { freePort, watchOutput } from "./support/child_server.ts";
 import { eventually } from "./support/companions.ts";
 
@@ -15,8 +16,8 @@ const ROOT = new URL("..", import.meta.url).pathname;
 
 /** The task's command line after `deno`, split into arguments. */
 async function taskArgs(): Promise<string[]> {
-  const deno = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)) as { tasks: Record<string, string> };
-  const [program, ...args] = deno.tasks.companions!.split(/\s+/);
+  const tasks = denoTasks(await Deno.readTextFile(`${ROOT}deno.json`));
+  const [program, ...args] = taskCommand(tasks, "companions").split(/\s+/);
   equal(program, "deno");
   ok(!args.includes("-A") && !args.includes("--allow-all"), "the task must not grant everything");
   return args;

@@ -8,8 +8,9 @@
  * skipped with the reason.
  */
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { compileArgs, startRuntimeFlags } from "../deploy/compile.ts";
+import { compileArgs, EMBEDDED, startRuntimeFlags } from "../deploy/compile.ts";
 import { EXIT_RESTART } from "../src/update/mod.ts";
+import { denoTasks, taskCommand, taskDependencies } from "../src/util/deno_tasks.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const UNITS = ["chorus.service", "chorus-deno.service", "chorus@.service"];
@@ -90,8 +91,7 @@ Deno.test("the units keep the server's stop and restart contract", () => {
 const runFlag = (f: string) => f.startsWith("--allow") || f.startsWith("--v8-flags=") || f === "--no-code-cache";
 
 Deno.test("the source unit runs main.ts with the permission and memory flags of deno task start", () => {
-  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
-  const words = tasks.start!.split(/\s+/);
+  const words = taskCommand(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), "start").split(/\s+/);
   const taskFlags = words.slice(2, words.indexOf("main.ts"));
   const exec = directives(read("chorus-deno.service"), "Service").get("ExecStart")![0]!.split(/\s+/);
   const unitFlags = exec.slice(2, exec.indexOf("main.ts")).filter(runFlag);
@@ -116,11 +116,45 @@ Deno.test("the container image runs unprivileged with the data directory as a vo
   ok(/^VOLUME \["\/data"\]$/m.test(file), "data volume");
   ok(/PM_DATA_DIR=\/data/.test(file));
   const entry = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(file)![1]!) as string[];
-  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
-  const words = tasks.start!.split(/\s+/);
+  const words = taskCommand(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), "start").split(/\s+/);
   deepEqual(entry.filter(runFlag).toSorted(), words.slice(2, words.indexOf("main.ts")).toSorted());
   // Every file the server loads at run time is copied into the image.
   for (const path of ["src/", "static/", "main.ts", "deno.lock"]) ok(file.includes(path), path);
+});
+
+/** The worker scripts of src/ (`new Worker(new URL("./x.ts", import.meta.url))`), as paths from the repository root. */
+function workerScripts(dir = `${ROOT}src`): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) found.push(...workerScripts(path));
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
+      for (const m of Deno.readTextFileSync(path).matchAll(/new Worker\(new URL\("([^"]+)", import\.meta\.url\)/g)) {
+        found.push(new URL(m[1]!, `file://${path}`).pathname.slice(ROOT.length));
+      }
+    }
+  }
+  return found.toSorted();
+}
+
+Deno.test("deno task cache parses main.ts, every worker script and the plugin host's children; the roles run it first", () => {
+  const tasks = denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`));
+  const [program, verb, ...files] = taskCommand(tasks, "cache").split(/\s+/);
+  deepEqual([program, verb], ["deno", "cache"]);
+  for (const file of files) ok(Deno.statSync(`${ROOT}${file}`).isFile, `${file} exists`);
+  const workers = workerScripts();
+  ok(workers.length >= 4, workers.join());
+  for (const file of ["main.ts", ...workers, "src/plugins/child/runner.ts"]) ok(files.includes(file), file);
+  // The binary embeds the same worker scripts (deno compile cannot see them either).
+  deepEqual(EMBEDDED.filter((f) => f.endsWith(".ts")).toSorted(), workers);
+  // A server process that parsed its own module graph keeps the parsers' memory, ~50 MiB, as long as it runs.
+  for (const role of ["start", "dev", "legacy", "proxy", "accounts", "companions"]) {
+    deepEqual(taskDependencies(tasks, role), ["cache"], role);
+  }
+  ok(/^RUN deno task cache --frozen/m.test(read("Containerfile")), "the image parses the graph at build time");
+  deepEqual(directives(read("chorus-deno.service"), "Service").get("ExecStartPre"), [
+    "/usr/bin/deno task cache --frozen",
+  ]);
 });
 
 const nginx = which("nginx");

@@ -11,6 +11,7 @@ import denoConfig from "../deno.json" with { type: "json" };
 import { connect } from "../src/client/mod.ts";
 import { decodeLiveEvent, encodeWsCommand } from "../src/http/mod.ts";
 import { DEV_PASSWORD, devEmail, devToken } from "../src/upstream/mod.ts";
+import { taskCommand } from "../src/util/deno_tasks.ts";
 import { freePort, spawnServer, watchOutput } from "./support/child_server.ts";
 import { waitUntil } from "./support/describe.ts";
 import { TestSocket } from "./support/ws.ts";
@@ -21,7 +22,7 @@ const SECRET = "process-test-secret-0123456789";
 
 /** `deno run <flags> main.ts proxy` as the task spells it. */
 function taskArgs(): string[] {
-  const task = denoConfig.tasks.proxy;
+  const task = taskCommand(denoConfig.tasks, "proxy");
   const words = task.split(/\s+/);
   equal(words[0], "deno");
   ok(!words.includes("-A") && !words.includes("--allow-all"), "the task runs without --allow-all");

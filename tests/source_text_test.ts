@@ -32,8 +32,9 @@ async function* modules(dir: string): AsyncGenerator<string> {
 
 /** The first character beyond Latin-1 of `text` with its line, or null. */
 export function firstWideChar(text: string): { line: number; char: string } | null {
-  const at = text.search(/[^\u0000-\u00ff]/);
-  if (at < 0) return null;
+  let at = 0;
+  while (at < text.length && text.charCodeAt(at) <= 0xff) at++;
+  if (at === text.length) return null;
   return { line: text.slice(0, at).split("\n").length, char: text[at]! };
 }
 

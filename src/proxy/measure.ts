@@ -29,6 +29,7 @@ import { freePort } from "../load/target.ts";
 import { Histogram, type LatencySummary } from "../load/stats.ts";
 import type { JudgeEvent, TouchFrame } from "../protocol/mod.ts";
 import { DEV_PASSWORD, devEmail, devToken } from "../upstream/mod.ts";
+import { denoTasks, taskCommand } from "../util/deno_tasks.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const SECRET = "measure-secret-0123456789abcdef";
@@ -196,7 +197,7 @@ async function main(): Promise<void> {
     ...["--data-dir", `${dir}/server`, "--dev-upstream-port", "0", "--log-level", "warn"],
     ...["--service-secret-key", SECRET, "--monitors", String(SPECTATOR), "--connection-rate-limit", "1000000"],
   ]);
-  const task = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`)).tasks.proxy as string;
+  const task = taskCommand(denoTasks(await Deno.readTextFile(`${ROOT}/deno.json`)), "proxy");
   let proxy: ReturnType<typeof spawn> | null = null;
   try {
     const upstream = await until(

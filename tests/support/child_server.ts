@@ -7,6 +7,7 @@
  * through `deno task start` itself.
  */
 export { freePort } from "../../src/load/target.ts";
+import { denoTasks, taskCommand } from "../../src/util/deno_tasks.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 /** `main.ts` of this checkout. */
@@ -21,11 +22,11 @@ export type MainTask = "start" | "dev" | "check-config" | "legacy";
  * shape or grants everything: the tests must see what users see.
  */
 export function taskPermissionFlags(task: MainTask): string[] {
-  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<string, string>;
-  const words = (tasks[task] ?? "").trim().split(/\s+/);
+  const command = taskCommand(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), task);
+  const words = command.split(/\s+/);
   const main = words.indexOf("main.ts");
   if (words[0] !== "deno" || words[1] !== "run" || main < 0 || words[main + 1] !== task) {
-    throw new Error(`deno.json task "${task}" is not "deno run <flags> main.ts ${task}": ${tasks[task]}`);
+    throw new Error(`deno.json task "${task}" is not "deno run <flags> main.ts ${task}": ${command}`);
   }
   const flags = words.slice(2, main);
   if (flags.some((f) => f === "-A" || f === "--allow-all")) {

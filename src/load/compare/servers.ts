@@ -13,7 +13,8 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { denoTasks, taskCommand } from "../../util/deno_tasks.ts";
 import { type Child, spawnProgram, waitListening } from "../child.ts";
 import type { ServerKind } from "./args.ts";
 
@@ -45,13 +46,27 @@ export const SERVER_LABELS: Record<ServerKind, string> = {
 
 /** The permission flags of `deno task start` from `deno.json` text (never `-A`: we run what users run). */
 export function startTaskFlags(denoJson: string): string[] {
-  const task = (JSON.parse(denoJson).tasks?.start ?? "") as string;
-  const words = task.trim().split(/\s+/);
+  const task = taskCommand(denoTasks(denoJson), "start");
+  const words = task.split(/\s+/);
   const main = words.indexOf("main.ts");
   if (words[0] !== "deno" || words[1] !== "run" || main < 0 || words[main + 1] !== "start") {
     throw new Error(`deno.json task "start" is not "deno run <flags> main.ts start": ${task}`);
   }
   return words.slice(2, main);
+}
+
+/** The arguments of `deno task cache` after `deno` (`cache main.ts <worker scripts>`). */
+export function cacheTaskArgs(denoJson: string): string[] {
+  const words = taskCommand(denoTasks(denoJson), "cache").split(/\s+/);
+  if (words[0] !== "deno" || words[1] !== "cache") {
+    throw new Error(`deno.json task "cache" is not "deno cache ...": ${words.join(" ")}`);
+  }
+  return words.slice(1);
+}
+
+async function runCacheTask(denoJson: string, cwd: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), { args: cacheTaskArgs(denoJson), cwd, stdin: "null" }).output();
+  if (!out.success) throw new Error(`deno task cache failed: ${new TextDecoder().decode(out.stderr).trim()}`);
 }
 
 /** `deno` arguments that start Chorus for a run. */
@@ -124,8 +139,10 @@ export async function startServer(kind: ServerKind, s: ServerSetup, paths: Serve
       env: { PHIRA_MP_HOME: dir },
     };
   } else {
-    const flags = startTaskFlags(await Deno.readTextFile(paths.denoJson));
-    launch = { program: Deno.execPath(), args: chorusArgs(flags, paths.main, s), env: {} };
+    const denoJson = await Deno.readTextFile(paths.denoJson);
+    // As `deno task start` does: the module graph is parsed by `deno task cache` first, not by the server.
+    await runCacheTask(denoJson, dirname(paths.denoJson));
+    launch = { program: Deno.execPath(), args: chorusArgs(startTaskFlags(denoJson), paths.main, s), env: {} };
   }
   const wrapped = withFileLimit(launch.program, launch.args);
   const child = spawnProgram(wrapped.program, wrapped.args, dir, launch.env);

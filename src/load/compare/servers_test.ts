@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { parse } from "yaml";
-import { chorusArgs, type ServerSetup, startTaskFlags, tphiraConfig, withFileLimit } from "./servers.ts";
+import { cacheTaskArgs, chorusArgs, type ServerSetup, startTaskFlags, tphiraConfig, withFileLimit } from "./servers.ts";
 
 const setup: ServerSetup = {
   port: 23456,
@@ -21,6 +21,12 @@ Deno.test("startTaskFlags reads the start task's permission flags, never -A", ()
     () => startTaskFlags(JSON.stringify({ tasks: { start: "node x.js" } })),
     /is not "deno run <flags> main.ts start"/,
   );
+});
+
+Deno.test("cacheTaskArgs reads deno task cache, which runs before the server as deno task start runs it", () => {
+  const args = cacheTaskArgs(Deno.readTextFileSync(new URL("../../../deno.json", import.meta.url)));
+  deepEqual(args.slice(0, 2), ["cache", "main.ts"]);
+  throws(() => cacheTaskArgs(JSON.stringify({ tasks: {} })), /is not "deno cache/);
 });
 
 Deno.test("chorusArgs start main.ts with the run's port, upstream, monitors and capacity", () => {
