@@ -17,6 +17,7 @@ import {
 } from "./errors.ts";
 import { parseContentRange } from "./range.ts";
 import { parseRetryAfter, type RetryPolicy, withRetry } from "./retry.ts";
+import type { RequestSlots } from "./slots.ts";
 import type { StatsRecorder } from "./stats.ts";
 import { type Attempt, AttemptAborted, attemptFetch, discardBody, type FetchLike, withAttempt } from "./transport.ts";
 
@@ -36,6 +37,8 @@ export interface CallContext {
   policy: RetryPolicy;
   userAgent: string;
   stats: StatsRecorder;
+  /** Requests in flight at once, shared by every client of the process. */
+  slots: RequestSlots;
 }
 
 /** Builds an error of the current call. */
@@ -80,7 +83,11 @@ export function call<T>(
   return withRetry(retry, (timeoutMs) =>
     withAttempt(ctx.clock, timeoutMs, o.signal, async (attempt) => {
       let res: Response | undefined;
+      let held = false;
       try {
+        // The wait for a slot counts against this attempt's deadline; the slot is held until the body is read.
+        await ctx.slots.acquire(attempt.signal);
+        held = true;
         res = await attemptFetch(attempt, ctx.fetch, url, init);
         if (!res.ok) throw httpError(res, fail, ctx.clock.now());
         return await handle(res, attempt, fail);
@@ -94,6 +101,8 @@ export function call<T>(
         }
         const detail = e instanceof Error ? e.message : String(e);
         throw fail("network", `network error: ${detail}`, { cause: e });
+      } finally {
+        if (held) ctx.slots.release();
       }
     }));
 }

@@ -38,6 +38,7 @@ import {
   type UpstreamUser,
   userSchema,
 } from "./schemas.ts";
+import { DEFAULT_MAX_CONCURRENT, RequestSlots } from "./slots.ts";
 import { StatsRecorder, type UpstreamStats } from "./stats.ts";
 import { type FetchLike, readBody } from "./transport.ts";
 
@@ -66,6 +67,8 @@ export interface UpstreamOptions {
   maxJsonBytes?: number;
   /** Largest body read by one ranged download, also when a server ignores `Range` (default 32 MiB). */
   maxDownloadBytes?: number;
+  /** Requests in flight at once; the rest wait in order (default {@link DEFAULT_MAX_CONCURRENT}). */
+  maxConcurrent?: number;
 }
 
 interface Shared extends CallContext {
@@ -93,6 +96,7 @@ export class Upstream {
       maxJsonBytes: o.maxJsonBytes ?? 1 << 20,
       maxDownloadBytes: o.maxDownloadBytes ?? 32 << 20,
       stats: new StatsRecorder(),
+      slots: new RequestSlots(o.maxConcurrent ?? DEFAULT_MAX_CONCURRENT),
     };
   }
 

@@ -304,3 +304,47 @@ Deno.test("Upstream withBaseUrl targets another API and shares statistics", asyn
   equal(up.stats().chart.calls, 2);
   deepEqual(api.state.requests.map((r) => r.path), ["/chart/1", "/api/chart/1"]);
 });
+
+Deno.test("Upstream runs at most maxConcurrent requests at once; the rest wait in order within their deadline", async () => {
+  const clock = new ManualClock();
+  const started: string[] = [];
+  const finish: (() => void)[] = [];
+  const slow: FetchLike = (input) => {
+    const url = String(input);
+    started.push(url.slice(url.lastIndexOf("/") + 1));
+    return new Promise((resolve) =>
+      finish.push(() => resolve(Response.json({ id: 1, name: "A", language: "en-US", rks: 0 })))
+    );
+  };
+  const up = new Upstream({
+    baseUrl: "http://dev.invalid",
+    fetch: slow,
+    clock,
+    random: new SeededRandom(3),
+    maxConcurrent: 2,
+    retry: { maxAttempts: 1 },
+  });
+  // Shared across base URLs: the slots are the process's, not one endpoint's.
+  const other = up.withBaseUrl("http://other.invalid");
+  const calls = [up.user(1), other.user(2), up.user(3), up.user(4)];
+  // Calls 2 and 3 are in flight when the clock passes their deadlines too.
+  for (const c of calls) c.catch(() => {});
+  await drive(clock, Promise.resolve(), 10, 100);
+  deepEqual(started, ["1", "2"]);
+  finish.shift()!();
+  await drive(clock, Promise.resolve(), 10, 100);
+  deepEqual(started, ["1", "2", "3"]);
+  // Call 4 waits past its 5 s attempt: it times out without ever being sent.
+  const last = calls.pop()!;
+  const e = asUpstreamError(await rejection(drive(clock, last, 100, 6000)));
+  equal(e.kind, "timeout");
+  deepEqual(started, ["1", "2", "3"]);
+  while (finish.length) finish.shift()!();
+  equal((await calls[0]!).name, "A");
+  // The slots all came back: a new call goes straight out.
+  const next = up.user(5);
+  await drive(clock, Promise.resolve(), 10, 100);
+  deepEqual(started, ["1", "2", "3", "5"]);
+  finish.shift()!();
+  equal((await next).name, "A");
+});
