@@ -10,7 +10,8 @@ import type { LeaveReason } from "../events/mod.ts";
 import { pick } from "../util/random.ts";
 import { rankingLines } from "./ranking.ts";
 import type { Tx } from "./tx.ts";
-import { type Member, type Room, type RoundRecord, SYSTEM_HOST } from "./types.ts";
+import { SettledRound } from "./settled_round.ts";
+import { type Member, type Room, SYSTEM_HOST } from "./types.ts";
 import { keepLast, roundData } from "./views.ts";
 
 /**
@@ -160,14 +161,14 @@ export function settle(tx: Tx): void {
   const phase = room.phase;
   if (phase.kind !== "play") return;
   const chart = room.chart ?? { id: -1, name: "" };
-  const record: RoundRecord = {
+  const record = new SettledRound({
     uuid: phase.round,
     chart: { id: chart.id, name: chart.name },
     records: [...phase.results.values()],
     aborted: phase.aborted,
     startedAt: phase.startedAt,
     finishedAt: tx.ctx.now,
-  };
+  });
   if (!room.tournament) {
     const ids = [...room.players, ...room.monitors].map((m) => m.id);
     for (const line of rankingLines(room, record)) tx.text(ids, line.key, line.args);
