@@ -64,16 +64,6 @@ export function unpackRecords(view: DataView): RecordData[] {
   return out;
 }
 
-/** The fields of a settled round, records as objects. */
-export interface RoundInit {
-  readonly uuid: string;
-  readonly chart: ChartRef;
-  readonly records: readonly RecordData[];
-  readonly aborted: readonly number[];
-  readonly startedAt: number;
-  readonly finishedAt: number;
-}
-
 /** A round of the play history with its records packed; `records` reads them back. */
 export class SettledRound implements RoundRecord {
   readonly uuid: string;
@@ -84,8 +74,8 @@ export class SettledRound implements RoundRecord {
   /** The packed records, or the objects themselves when a field is not an int32 (never from a checked upstream). */
   readonly #records: DataView | readonly RecordData[];
 
-  /** Packs `init.records`. */
-  constructor(init: RoundInit) {
+  /** Copies `init` and packs its records. */
+  constructor(init: RoundRecord) {
     this.uuid = init.uuid;
     this.chart = init.chart;
     this.aborted = init.aborted;
