@@ -23,7 +23,7 @@ export function runtimeReport(s: OpsServices, commands: number): RuntimeReport {
   const core = s.core;
   const users = [...core.users.values()];
   const bus = core.ctx.bus;
-  const upstream = core.ctx.upstream as { stats?: () => unknown };
+  const upstream = core.ctx.upstream as { stats?: () => unknown; requests?: () => unknown };
   const store = s.deps.persistence;
   let persistence: Record<string, unknown>;
   if (store) {
@@ -52,7 +52,7 @@ export function runtimeReport(s: OpsServices, commands: number): RuntimeReport {
       invariant_violations: core.counters.violations(),
     },
     upstream: typeof upstream.stats === "function"
-      ? { available: true, stats: upstream.stats() }
+      ? { available: true, stats: upstream.stats(), ...(upstream.requests ? { requests: upstream.requests() } : {}) }
       : { available: false, reason: "this upstream client keeps no statistics" },
     events: {
       sequence: bus.seq,

@@ -173,6 +173,12 @@ export class Upstream {
     return this.#download(url, { kind: "tail", length }, o);
   }
 
+  /** Requests in flight now, waiting for a slot, and the limit (shared with {@link Upstream.withBaseUrl} copies). */
+  requests(): { in_flight: number; waiting: number; limit: number } {
+    const slots = this.#s.slots;
+    return { in_flight: slots.busy, waiting: slots.waiting, limit: slots.limit };
+  }
+
   /** Per-endpoint statistics as plain JSON (shared with {@link Upstream.withBaseUrl} copies). */
   stats(): UpstreamStats {
     return this.#s.stats.snapshot();

@@ -331,6 +331,7 @@ Deno.test("Upstream runs at most maxConcurrent requests at once; the rest wait i
   for (const c of calls) c.catch(() => {});
   await drive(clock, Promise.resolve(), 10, 100);
   deepEqual(started, ["1", "2"]);
+  deepEqual(up.requests(), { in_flight: 2, waiting: 2, limit: 2 });
   finish.shift()!();
   await drive(clock, Promise.resolve(), 10, 100);
   deepEqual(started, ["1", "2", "3"]);
@@ -347,4 +348,5 @@ Deno.test("Upstream runs at most maxConcurrent requests at once; the rest wait i
   deepEqual(started, ["1", "2", "3", "5"]);
   finish.shift()!();
   equal((await next).name, "A");
+  deepEqual(other.requests(), { in_flight: 0, waiting: 0, limit: 2 });
 });

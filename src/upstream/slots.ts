@@ -33,6 +33,11 @@ export class RequestSlots {
     this.#max = Math.max(1, Math.floor(max));
   }
 
+  /** Slots in all. */
+  get limit(): number {
+    return this.#max;
+  }
+
   /** Slots held now. */
   get busy(): number {
     return this.#busy;
