@@ -110,7 +110,11 @@ Deno.test({
 
       await t.type("room create-empty lobby");
       await t.keys("Enter");
-      s = await t.waitFor((x) => x.includes("Rooms (1)"), "the rooms pane to update");
+      // The rooms pane and the log pane update on their own paths: wait for both before reading the screen.
+      s = await t.waitFor(
+        (x) => x.includes("Rooms (1)") && x.includes("operator command"),
+        "the rooms pane and the log pane to update",
+      );
       ok(s.includes("│lobby  SelectingChart  0/100  host none  no chart"), s);
       ok(s.includes("│> room create-empty lobby"));
       ok(s.includes("│room lobby created"));
