@@ -152,43 +152,6 @@ export async function closeAll(clients: Iterable<PhiraClient>, errors: ErrorTall
   await Promise.all(batch);
 }
 
-/** Runs at most `max` operations at once; the rest wait in order. */
-export class Limiter {
-  readonly #max: number;
-  #active = 0;
-  #queue: (() => void)[] = [];
-
-  constructor(max: number) {
-    this.#max = Math.max(1, max);
-  }
-
-  /** Runs `op` when a slot is free; rejects without running it if `signal` aborts while it waits. */
-  async run<T>(op: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) throw new Error("stopped before its turn");
-    if (this.#active >= this.#max) {
-      await new Promise<void>((resolve, reject) => {
-        const turn = () => {
-          signal?.removeEventListener("abort", give);
-          resolve();
-        };
-        const give = () => {
-          this.#queue = this.#queue.filter((t) => t !== turn);
-          reject(new Error("stopped before its turn"));
-        };
-        this.#queue.push(turn);
-        signal?.addEventListener("abort", give, { once: true });
-      });
-    }
-    this.#active++;
-    try {
-      return await op();
-    } finally {
-      this.#active--;
-      this.#queue.shift()?.();
-    }
-  }
-}
-
 /** Waits `ms` on `clock`, or less when `signal` aborts. */
 export function delay(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted || ms <= 0) return Promise.resolve();

@@ -11,7 +11,8 @@
 import type { ClientEvent, PhiraClient } from "../client/mod.ts";
 import { devRecordId, devToken } from "../upstream/mod.ts";
 import type { Clock } from "../util/clock.ts";
-import { type CommandTimes, delay, type Endpoint, type ErrorTally, type Limiter, openLoadClient } from "./clients.ts";
+import type { ConcurrencyLimit } from "../util/concurrency_limit.ts";
+import { type CommandTimes, delay, type Endpoint, type ErrorTally, openLoadClient } from "./clients.ts";
 import type { PingDriver } from "./pinger.ts";
 import type { RelayMeter, StreamHandle, TelemetryDriver } from "./telemetry.ts";
 
@@ -63,7 +64,7 @@ export interface RoomEnv {
   readonly driver: TelemetryDriver;
   readonly relay: RelayMeter;
   /** Bounds logins in flight (the server answers "busy" beyond `max_pending_auth`). */
-  readonly logins: Limiter;
+  readonly logins: ConcurrencyLimit;
   /** Heartbeats of every member once logged in. */
   readonly pinger: PingDriver;
   readonly chart: number;

@@ -9,7 +9,8 @@
  */
 
 import type { RoomsOptions } from "./args.ts";
-import { CommandTimes, delay, ErrorTally, Limiter } from "./clients.ts";
+import { ConcurrencyLimit } from "../util/concurrency_limit.ts";
+import { CommandTimes, delay, ErrorTally } from "./clients.ts";
 import { PingDriver } from "./pinger.ts";
 import { cpuPercent, mb, type ProcSample } from "./proc.ts";
 import { RoomRunner } from "./room_runner.ts";
@@ -81,7 +82,7 @@ export function runRooms(o: Opts, target: RunTarget, deps: RunDeps): ScenarioRun
     driver,
     relay,
     pinger,
-    logins: new Limiter(o.maxInflight),
+    logins: new ConcurrencyLimit(o.maxInflight),
     chart: o.chart,
     roundMs: o.roundSecs * 1000,
     stop: winddown.signal,

@@ -7,6 +7,7 @@
  */
 
 import type { Clock } from "../util/clock.ts";
+import type { ConcurrencyLimit } from "../util/concurrency_limit.ts";
 import type { Random } from "../util/random.ts";
 import {
   httpReason,
@@ -17,7 +18,6 @@ import {
 } from "./errors.ts";
 import { parseContentRange } from "./range.ts";
 import { parseRetryAfter, type RetryPolicy, withRetry } from "./retry.ts";
-import type { RequestSlots } from "./slots.ts";
 import type { StatsRecorder } from "./stats.ts";
 import { type Attempt, AttemptAborted, attemptFetch, discardBody, type FetchLike, withAttempt } from "./transport.ts";
 
@@ -38,7 +38,7 @@ export interface CallContext {
   userAgent: string;
   stats: StatsRecorder;
   /** Requests in flight at once, shared by every client of the process. */
-  slots: RequestSlots;
+  slots: ConcurrencyLimit;
 }
 
 /** Builds an error of the current call. */

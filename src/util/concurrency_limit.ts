@@ -1,18 +1,11 @@
 /**
- * How many upstream requests run at once (issue 15). Deno's `fetch` opens a
- * new connection whenever none is idle and keeps every one for 90 s: a round
- * ending in 300 rooms asked for 2,400 records at once and left 2,400 idle
- * connections to the API (with TLS, tens of KiB each) in the server for the
- * next minute and a half, and a burst of logins does the same. With at most
- * {@link DEFAULT_MAX_CONCURRENT} requests in flight the pool never needs more
- * connections than that; the others wait their turn, in order, inside their
- * attempt's deadline.
+ * At most N operations at once, the rest waiting in order; a wait that is
+ * aborted leaves the queue and never takes a slot. The upstream client keeps
+ * its requests in flight under one (`src/upstream/call.ts`), the load
+ * generator its logins.
  *
  * @module
  */
-
-/** Upstream requests in flight at most, per process (all base URLs together). */
-export const DEFAULT_MAX_CONCURRENT = 64;
 
 interface Waiter {
   readonly resolve: () => void;
@@ -22,7 +15,7 @@ interface Waiter {
 }
 
 /** A counting semaphore with first-come order and abortable waits. */
-export class RequestSlots {
+export class ConcurrencyLimit {
   readonly #max: number;
   #busy = 0;
   #waiters: Waiter[] = [];
@@ -85,5 +78,15 @@ export class RequestSlots {
     }
     next.signal?.removeEventListener("abort", next.onAbort);
     next.resolve();
+  }
+
+  /** Runs `op` holding a slot; rejects without running it if `signal` aborts while it waits. */
+  async run<T>(op: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.acquire(signal);
+    try {
+      return await op();
+    } finally {
+      this.release();
+    }
   }
 }
