@@ -26,9 +26,10 @@ import { registerLegacyOps } from "./ops.ts";
 import { ReplayRecorder } from "./recorder.ts";
 import { MemorySettings, type SettingsStore } from "./state/settings.ts";
 import { startWatchers } from "./watchers.ts";
+import { programFile } from "../src/util/program_files.ts";
 
 /** The folder of the built-in plugins. */
-export const BUILTIN_PLUGINS_DIR: string = fileURLToPath(new URL("./plugins/", import.meta.url));
+export const BUILTIN_PLUGINS_DIR: string = fileURLToPath(programFile("legacy/plugins/"));
 
 /** The console banner of the original (peers note §2.9). */
 export const BANNER: readonly string[] = [

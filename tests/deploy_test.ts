@@ -1,6 +1,6 @@
 /**
  * The deployment kit (`deploy/`): the systemd units pass `systemd-analyze
- * verify`, the source unit runs `main.ts` with exactly the permission flags
+ * verify`, the source unit runs the bundle with exactly the permission flags
  * of `deno task start`, the units keep the stop and restart contract of
  * the server (SIGTERM, exit 75 after a self-update), the nginx sample
  * passes `nginx -t`, and the container image runs as a non-root user with
@@ -10,7 +10,9 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { compileArgs, EMBEDDED, startRuntimeFlags } from "../deploy/compile.ts";
 import { EXIT_RESTART } from "../src/update/mod.ts";
-import { denoTasks, taskCommand, taskDependencies } from "../src/util/deno_tasks.ts";
+import { SOURCE_ENTRIES } from "../deploy/bundle.ts";
+import { denoTasks, runTask, taskCommand, taskDependencies } from "../src/util/deno_tasks.ts";
+import { BUNDLED_WORKERS } from "../src/util/program_files.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const UNITS = ["chorus.service", "chorus-deno.service", "chorus@.service"];
@@ -90,13 +92,18 @@ Deno.test("the units keep the server's stop and restart contract", () => {
 /** Permission and runtime memory flags (issue 15: the memory settings go wherever the server runs). */
 const runFlag = (f: string) => f.startsWith("--allow") || f.startsWith("--v8-flags=") || f === "--no-code-cache";
 
-Deno.test("the source unit runs main.ts with the permission and memory flags of deno task start", () => {
-  const words = taskCommand(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), "start").split(/\s+/);
-  const taskFlags = words.slice(2, words.indexOf("main.ts"));
-  const exec = directives(read("chorus-deno.service"), "Service").get("ExecStart")![0]!.split(/\s+/);
-  const unitFlags = exec.slice(2, exec.indexOf("main.ts")).filter(runFlag);
-  deepEqual(unitFlags.toSorted(), taskFlags.toSorted());
-  deepEqual(exec.slice(exec.indexOf("main.ts") + 1, exec.indexOf("main.ts") + 3), ["start", "--no-cli"]);
+Deno.test("the source unit runs the bundle with the permission and memory flags of deno task start", () => {
+  const task = runTask(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), "start");
+  equal(task.script, "build/start.js");
+  const service = directives(read("chorus-deno.service"), "Service");
+  const exec = service.get("ExecStart")![0]!.split(/\s+/);
+  const at = exec.indexOf("/var/cache/chorus/build/start.js");
+  ok(at > 0, "the launcher of the bundle the unit builds");
+  deepEqual(exec.slice(2, at).filter(runFlag).toSorted(), task.flags.toSorted());
+  deepEqual(exec.slice(at + 1, at + 3), ["start", "--no-cli"]);
+  // The checkout is read-only to the service (ProtectSystem=strict): the bundle goes to its cache directory.
+  deepEqual(service.get("ExecStartPre"), ["/usr/bin/deno task cache --frozen --out /var/cache/chorus/build"]);
+  deepEqual(service.get("CacheDirectory"), ["chorus"]);
 });
 
 Deno.test("the start task keeps V8's young generation small, and the binary is built with the same flags", () => {
@@ -119,45 +126,48 @@ Deno.test("the container image runs unprivileged with the data directory as a vo
   ok(/^VOLUME \["\/data"\]$/m.test(file), "data volume");
   ok(/PM_DATA_DIR=\/data/.test(file));
   const entry = JSON.parse(/^ENTRYPOINT (.+)$/m.exec(file)![1]!) as string[];
-  const words = taskCommand(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), "start").split(/\s+/);
-  deepEqual(entry.filter(runFlag).toSorted(), words.slice(2, words.indexOf("main.ts")).toSorted());
-  // Every file the server loads at run time is copied into the image.
-  for (const path of ["src/", "static/", "main.ts", "deno.lock"]) ok(file.includes(path), path);
+  const task = runTask(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), "start");
+  deepEqual(entry.filter(runFlag).toSorted(), task.flags.toSorted());
+  equal(entry.at(-1), task.script, "the bundle, as deno task start runs it");
+  // Every file the server loads at run time, and the build's own scripts, are copied into the image.
+  for (const path of ["src/", "static/", "main.ts", "deno.lock", "deploy/bundle.ts", "deploy/bundle_edit.ts"]) {
+    ok(file.includes(path), path);
+  }
 });
 
-/** The worker scripts of src/ (`new Worker(new URL("./x.ts", import.meta.url))`), as paths from the repository root. */
+/** The worker scripts of src/ (`new Worker(workerScript("src/x.ts"), ...)`), as paths from the repository root. */
 function workerScripts(dir = `${ROOT}src`): string[] {
   const found: string[] = [];
   for (const entry of Deno.readDirSync(dir)) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory) found.push(...workerScripts(path));
     else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
-      for (const m of Deno.readTextFileSync(path).matchAll(/new Worker\(new URL\("([^"]+)", import\.meta\.url\)/g)) {
-        found.push(new URL(m[1]!, `file://${path}`).pathname.slice(ROOT.length));
-      }
+      const text = Deno.readTextFileSync(path);
+      ok(!/new Worker\(new URL/.test(text), `${path}: a worker's script is found through workerScript()`);
+      for (const m of text.matchAll(/new Worker\(workerScript\("([^"]+)"\)/g)) found.push(m[1]!);
     }
   }
   return found.toSorted();
 }
 
-Deno.test("deno task cache parses main.ts, every worker script and the plugin host's children; the roles run it first", () => {
+Deno.test("deno task cache builds the bundle and parses every script a role runs; the roles and the tests run it first", () => {
   const tasks = denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`));
-  const [program, verb, ...files] = taskCommand(tasks, "cache").split(/\s+/);
-  deepEqual([program, verb], ["deno", "cache"]);
-  for (const file of files) ok(Deno.statSync(`${ROOT}${file}`).isFile, `${file} exists`);
+  const words = taskCommand(tasks, "cache").split(/\s+/);
+  deepEqual([words[0], words[1], words.at(-1)], ["deno", "run", "deploy/bundle.ts"]);
   const workers = workerScripts();
   ok(workers.length >= 4, workers.join());
-  for (const file of ["main.ts", ...workers, "src/plugins/child/runner.ts"]) ok(files.includes(file), file);
+  for (const file of SOURCE_ENTRIES) ok(Deno.statSync(`${ROOT}${file}`).isFile, `${file} exists`);
+  for (const file of ["main.ts", ...workers, "src/plugins/child/runner.ts"]) {
+    ok((SOURCE_ENTRIES as readonly string[]).includes(file), file);
+  }
+  for (const file of BUNDLED_WORKERS) ok(workers.includes(file), file);
   // The binary embeds the same worker scripts (deno compile cannot see them either).
   deepEqual(EMBEDDED.filter((f) => f.endsWith(".ts")).toSorted(), workers);
   // A server process that parsed its own module graph keeps the parsers' memory, ~50 MiB, as long as it runs.
-  for (const role of ["start", "dev", "legacy", "proxy", "accounts", "companions"]) {
+  for (const role of ["start", "dev", "legacy", "proxy", "accounts", "companions", "test"]) {
     deepEqual(taskDependencies(tasks, role), ["cache"], role);
   }
-  ok(/^RUN deno task cache --frozen/m.test(read("Containerfile")), "the image parses the graph at build time");
-  deepEqual(directives(read("chorus-deno.service"), "Service").get("ExecStartPre"), [
-    "/usr/bin/deno task cache --frozen",
-  ]);
+  ok(/^RUN deno task cache --frozen/m.test(read("Containerfile")), "the image builds and parses at build time");
 });
 
 const nginx = which("nginx");

@@ -20,6 +20,7 @@ import {
   weakerThan,
 } from "./passwords.ts";
 import type { PasswordReply, PasswordRequest } from "./password_worker.ts";
+import { workerScript } from "../util/program_files.ts";
 
 /** Too many password operations are waiting. */
 export class HasherBusyError extends Error {
@@ -53,7 +54,7 @@ class Lane {
   answered = false;
 
   constructor(onDead: (lane: Lane) => void) {
-    this.worker = new Worker(new URL("./password_worker.ts", import.meta.url), { type: "module" });
+    this.worker = new Worker(workerScript("src/accounts/password_worker.ts"), { type: "module" });
     this.worker.onmessage = (e: MessageEvent<PasswordReply>) => {
       this.answered = true;
       const waiter = this.pending.get(e.data.id);

@@ -29,6 +29,7 @@ import { StatsPoller } from "./stats_poller.ts";
 import { migrateStats, StatsStore } from "./stats_store.ts";
 import { userManagerApp } from "./user_manager.ts";
 import { migrateUsers, UserStore } from "./user_store.ts";
+import { programFile } from "../util/program_files.ts";
 
 /** Injected seams (tests); production uses the defaults. */
 export interface CompanionsDeps {
@@ -57,7 +58,7 @@ export interface CompanionsHandle {
 }
 
 /** Default directory of the pages. */
-export const DEFAULT_STATIC_DIR = new URL("../../static/site/", import.meta.url);
+export const DEFAULT_STATIC_DIR = programFile("static/site/");
 
 function envOf(name: string): string | undefined {
   try {

@@ -19,6 +19,7 @@ import type { RouteRegistry } from "./route_registry.ts";
 import type { StreamTracker } from "./sse.ts";
 import type { WsUpgrades } from "./ws_upgrade.ts";
 import type { SseRegistry } from "./sse_registry.ts";
+import { programFile } from "../util/program_files.ts";
 
 /** Server version reported in `ready` events. */
 export const VERSION: string = denoConfig.version;
@@ -127,6 +128,6 @@ export function resolveOptions(o: HttpOptions = {}): Required<HttpOptions> {
     maxBodyBytes: o.maxBodyBytes ?? 64 * 1024,
     keepAliveMs: o.keepAliveMs ?? 15_000,
     wsBufferLimit: o.wsBufferLimit ?? 1024 * 1024,
-    adminStaticDir: o.adminStaticDir ?? new URL("../../static/admin/", import.meta.url),
+    adminStaticDir: o.adminStaticDir ?? programFile("static/admin/"),
   };
 }

@@ -12,6 +12,7 @@
 import type { Env, Hono } from "hono";
 import type { Logger } from "../util/log.ts";
 import { jsonError } from "./errors.ts";
+import { programFile } from "../util/program_files.ts";
 
 /** Files of the page and their content types; nothing else under `/spectator/` is served from disk. */
 export const SPECTATOR_FILES: Readonly<Record<string, string>> = {
@@ -44,7 +45,7 @@ export const SPECTATOR_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** The page's files in this checkout (or compiled binary, built with `--include static/`). */
-export const SPECTATOR_DIR: URL = new URL("../../static/spectator/", import.meta.url);
+export const SPECTATOR_DIR: URL = programFile("static/spectator/");
 
 /** Serves one file of the page by name. */
 export type SpectatorFiles = (name: string) => Promise<Response>;

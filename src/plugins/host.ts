@@ -33,6 +33,7 @@ import { Registrations } from "./registrations.ts";
 import type { RequestOutcome, StateChange } from "./runtime.ts";
 import { Slots } from "./slots.ts";
 import { STATE_LABELS } from "./state.ts";
+import { programFile } from "../util/program_files.ts";
 
 /** Every plugin. */
 export class PluginHost {
@@ -46,7 +47,7 @@ export class PluginHost {
   #nodeKey: Promise<NodeKey | null> | null = null;
   #starting = true;
   #stopping = false;
-  readonly #runner = new URL("./child/runner.ts", import.meta.url).pathname;
+  readonly #runner = programFile("src/plugins/child/runner.ts").pathname;
 
   constructor(options: PluginHostOptions) {
     this.options = options;

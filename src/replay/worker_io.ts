@@ -13,6 +13,7 @@
 
 import { type Batch, FIELDS, hasPath, OP, type Results, UNANSWERED } from "./io_protocol.ts";
 import type { ReplayFile, ReplayIo } from "./io.ts";
+import { workerScript } from "../util/program_files.ts";
 
 /** How long operations wait to be sent with others, ms (a file's operations are not urgent; the game is). */
 export const BATCH_MS = 4;
@@ -169,7 +170,7 @@ export class WorkerIo implements ReplayIo {
 
   #thread(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(new URL("./io_worker.ts", import.meta.url), { type: "module" });
+    const worker = new Worker(workerScript("src/replay/io_worker.ts"), { type: "module" });
     worker.onmessage = (e: MessageEvent<Results>) => this.#results(e.data);
     worker.onerror = (e) => {
       e.preventDefault();

@@ -1,43 +1,31 @@
 /**
- * `main.ts start` as a child process, for the tests that need a real
- * process (signals, SIGKILL, stdin at end of file): loopback only, a fresh
- * port below the ephemeral range, the caller's data_dir and upstream. The
- * server runs exactly as users run it: with the permission flags of the
- * deno task (read from `deno.json`, so they cannot drift), never `-A`, or
- * through `deno task start` itself.
+ * The server as a child process, for the tests that need a real process
+ * (signals, SIGKILL, stdin at end of file): loopback only, a fresh port
+ * below the ephemeral range, the caller's data_dir and upstream. The
+ * server runs exactly as users run it: the script and permission flags of
+ * the deno task (read from `deno.json`, so they cannot drift), never `-A`,
+ * or through `deno task start` itself.
  */
 export { freePort } from "../../src/load/target.ts";
-import { denoTasks, taskCommand } from "../../src/util/deno_tasks.ts";
+import { denoTasks, runTask } from "../../src/util/deno_tasks.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 /** `main.ts` of this checkout. */
 export const MAIN = `${ROOT}main.ts`;
 
-/** The tasks of `deno.json` that run `main.ts`. */
+/** The tasks of `deno.json` that run a role of the program. */
 export type MainTask = "start" | "dev" | "check-config" | "legacy";
 
 /**
- * The permission flags of `deno task <task>` as `deno.json` defines them
- * (`deno run <flags> main.ts <task>`). Throws when the task is not of that
- * shape or grants everything: the tests must see what users see.
+ * `deno run` arguments that run `<script> <task> <args>` as `deno task
+ * <task>` does: the task's permission flags (read from `deno.json`, so they
+ * cannot drift; never `-A`) and its script: `main.ts`, or for `start` the
+ * bundle `deno task cache` built (`build/start.js`; the test task runs the
+ * cache task first).
  */
-export function taskPermissionFlags(task: MainTask): string[] {
-  const command = taskCommand(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), task);
-  const words = command.split(/\s+/);
-  const main = words.indexOf("main.ts");
-  if (words[0] !== "deno" || words[1] !== "run" || main < 0 || words[main + 1] !== task) {
-    throw new Error(`deno.json task "${task}" is not "deno run <flags> main.ts ${task}": ${command}`);
-  }
-  const flags = words.slice(2, main);
-  if (flags.some((f) => f === "-A" || f === "--allow-all")) {
-    throw new Error(`deno.json task "${task}" grants all permissions; the tests would not see what users see`);
-  }
-  return flags;
-}
-
-/** `deno run` arguments that run `main.ts <task> <args>` as `deno task <task>` does. */
 export function mainArgs(task: MainTask, ...args: string[]): string[] {
-  return ["run", ...taskPermissionFlags(task), MAIN, task, ...args];
+  const { flags, script } = runTask(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), task);
+  return ["run", ...flags, `${ROOT}${script}`, task, ...args];
 }
 
 /** Options of {@link spawnServer}. */

@@ -79,7 +79,6 @@ export async function runCompare(args: string[]): Promise<number> {
   }
   const options = o;
   const paths: ServerPaths = {
-    main: join(ROOT, "main.ts"),
     denoJson: join(ROOT, "deno.json"),
     tphiraDir: options.tphiraDir,
     node: options.node,

@@ -14,7 +14,7 @@
  */
 
 import { dirname, join } from "node:path";
-import { denoTasks, taskCommand } from "../../util/deno_tasks.ts";
+import { denoTasks, type RunTask, runTask } from "../../util/deno_tasks.ts";
 import { type Child, spawnProgram, waitListening } from "../child.ts";
 import type { ServerKind } from "./args.ts";
 
@@ -44,28 +44,14 @@ export const SERVER_LABELS: Record<ServerKind, string> = {
   tphira: "tphira-mp",
 };
 
-/** The permission flags of `deno task start` from `deno.json` text (never `-A`: we run what users run). */
-export function startTaskFlags(denoJson: string): string[] {
-  const task = taskCommand(denoTasks(denoJson), "start");
-  const words = task.split(/\s+/);
-  const main = words.indexOf("main.ts");
-  if (words[0] !== "deno" || words[1] !== "run" || main < 0 || words[main + 1] !== "start") {
-    throw new Error(`deno.json task "start" is not "deno run <flags> main.ts start": ${task}`);
-  }
-  return words.slice(2, main);
+/** The permission flags and script of `deno task start` from `deno.json` text (never `-A`: we run what users run). */
+export function startTask(denoJson: string): RunTask {
+  return runTask(denoTasks(denoJson), "start");
 }
 
-/** The arguments of `deno task cache` after `deno` (`cache main.ts <worker scripts>`). */
-export function cacheTaskArgs(denoJson: string): string[] {
-  const words = taskCommand(denoTasks(denoJson), "cache").split(/\s+/);
-  if (words[0] !== "deno" || words[1] !== "cache") {
-    throw new Error(`deno.json task "cache" is not "deno cache ...": ${words.join(" ")}`);
-  }
-  return words.slice(1);
-}
-
-async function runCacheTask(denoJson: string, cwd: string): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), { args: cacheTaskArgs(denoJson), cwd, stdin: "null" }).output();
+/** Runs `deno task cache` in the checkout `cwd`: the bundle `deno task start` runs, and Deno's parse caches. */
+async function runCacheTask(cwd: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["task", "-q", "cache"], cwd, stdin: "null" }).output();
   if (!out.success) throw new Error(`deno task cache failed: ${new TextDecoder().decode(out.stderr).trim()}`);
 }
 
@@ -118,8 +104,6 @@ export function withFileLimit(program: string, args: readonly string[]): { progr
 
 /** Where the servers' programs are. */
 export interface ServerPaths {
-  /** `main.ts` of this checkout. */
-  readonly main: string;
   /** `deno.json` of this checkout. */
   readonly denoJson: string;
   readonly tphiraDir: string | null;
@@ -140,9 +124,14 @@ export async function startServer(kind: ServerKind, s: ServerSetup, paths: Serve
     };
   } else {
     const denoJson = await Deno.readTextFile(paths.denoJson);
-    // As `deno task start` does: the module graph is parsed by `deno task cache` first, not by the server.
-    await runCacheTask(denoJson, dirname(paths.denoJson));
-    launch = { program: Deno.execPath(), args: chorusArgs(startTaskFlags(denoJson), paths.main, s), env: {} };
+    // As `deno task start` does: `deno task cache` builds the bundle and parses the modules, not the server.
+    await runCacheTask(dirname(paths.denoJson));
+    const task = startTask(denoJson);
+    launch = {
+      program: Deno.execPath(),
+      args: chorusArgs(task.flags, join(dirname(paths.denoJson), task.script), s),
+      env: {},
+    };
   }
   const wrapped = withFileLimit(launch.program, launch.args);
   const child = spawnProgram(wrapped.program, wrapped.args, dir, launch.env);

@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { parse } from "yaml";
-import { cacheTaskArgs, chorusArgs, type ServerSetup, startTaskFlags, tphiraConfig, withFileLimit } from "./servers.ts";
+import { chorusArgs, type ServerSetup, startTask, tphiraConfig, withFileLimit } from "./servers.ts";
 
 const setup: ServerSetup = {
   port: 23456,
@@ -10,23 +10,19 @@ const setup: ServerSetup = {
   databaseUrl: null,
 };
 
-Deno.test("startTaskFlags reads the start task's permission flags, never -A", () => {
-  const flags = startTaskFlags(Deno.readTextFileSync(new URL("../../../deno.json", import.meta.url)));
-  ok(flags.includes("--allow-net"));
-  ok(!flags.includes("-A") && !flags.includes("--allow-all"));
-  deepEqual(startTaskFlags(JSON.stringify({ tasks: { start: "deno run --allow-net main.ts start" } })), [
-    "--allow-net",
-  ]);
+Deno.test("startTask reads the start task's permission flags and the bundle's launcher, never -A", () => {
+  const task = startTask(Deno.readTextFileSync(new URL("../../../deno.json", import.meta.url)));
+  ok(task.flags.includes("--allow-net"));
+  ok(!task.flags.includes("-A") && !task.flags.includes("--allow-all"));
+  equal(task.script, "build/start.js");
+  deepEqual(startTask(JSON.stringify({ tasks: { start: "deno run --allow-net main.ts start" } })), {
+    flags: ["--allow-net"],
+    script: "main.ts",
+  });
   throws(
-    () => startTaskFlags(JSON.stringify({ tasks: { start: "node x.js" } })),
-    /is not "deno run <flags> main.ts start"/,
+    () => startTask(JSON.stringify({ tasks: { start: "node x.js" } })),
+    /is not "deno run <flags> <script> start"/,
   );
-});
-
-Deno.test("cacheTaskArgs reads deno task cache, which runs before the server as deno task start runs it", () => {
-  const args = cacheTaskArgs(Deno.readTextFileSync(new URL("../../../deno.json", import.meta.url)));
-  deepEqual(args.slice(0, 2), ["cache", "main.ts"]);
-  throws(() => cacheTaskArgs(JSON.stringify({ tasks: {} })), /is not "deno cache/);
 });
 
 Deno.test("chorusArgs start main.ts with the run's port, upstream, monitors and capacity", () => {

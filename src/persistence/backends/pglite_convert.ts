@@ -23,6 +23,7 @@ import { migrate } from "./migrations.ts";
 import { SQLITE_FILE, SqliteStoreDb } from "./sqlite_store_db.ts";
 import type { SqlDb } from "./sql_db.ts";
 import { num } from "./sql_db.ts";
+import { workerScript } from "../../util/program_files.ts";
 
 /** Rows per copied chunk (one SQLite transaction each). */
 const CHUNK = 2000;
@@ -144,7 +145,7 @@ async function copyTable(from: SqlDb, to: SqliteStoreDb, table: string): Promise
 export async function convertPgliteStoreInWorker(dataDir: string, log: Logger, now: number): Promise<ConvertResult> {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./pglite_convert_worker.ts", import.meta.url), { type: "module" });
+    worker = new Worker(workerScript("src/persistence/backends/pglite_convert_worker.ts"), { type: "module" });
   } catch (error) {
     log.warn("converting in the server's thread (no worker); restart once afterwards to return PGlite's memory", {
       error: error instanceof Error ? error.message : String(error),

@@ -32,6 +32,7 @@
 import type { CheckpointCounts } from "../../db/sqlite.ts";
 import { type BatchGuard, type GuardedOutcome, type SqlStatement, THREAD_LOST_CODE } from "./sql_db.ts";
 import type { ThreadError, ThreadJob, ThreadReply, ThreadRequest } from "./sqlite_thread_worker.ts";
+import { workerScript } from "../../util/program_files.ts";
 
 /** How often the thread checkpoints, ms: the log stays within a few MiB at the write rates of 300 rooms. */
 export const CHECKPOINT_PERIOD_MS = 1000;
@@ -84,7 +85,7 @@ function rebuild(fields: ThreadError): Error {
 
 /** Starts the store's thread on the SQLite file at `path`; resolves once its connection is open. */
 export async function startSqliteThread(path: string, options: SqliteThreadOptions = {}): Promise<SqliteThread> {
-  const worker = new Worker(new URL("./sqlite_thread_worker.ts", import.meta.url), { type: "module" });
+  const worker = new Worker(workerScript("src/persistence/backends/sqlite_thread_worker.ts"), { type: "module" });
   const pending = new Map<number, PromiseWithResolvers<unknown>>();
   const lost = Promise.withResolvers<void>();
   const stopped = Promise.withResolvers<void>();

@@ -13,6 +13,7 @@
 
 import type { Logger } from "../../util/log.ts";
 import { TRANSPILER } from "./world_check.ts";
+import { programFile } from "../../util/program_files.ts";
 
 /** Entries untouched this long are removed by {@link CompileCache.prune}. */
 export const PRUNE_AFTER_MS = 30 * 24 * 3600 * 1000;
@@ -50,8 +51,8 @@ export interface CompilerOptions {
   readonly log: Logger;
 }
 
-const SCRIPT = new URL("./transpile_main.ts", import.meta.url);
-const CONFIG = new URL("../../../deno.json", import.meta.url);
+const SCRIPT = programFile("src/plugins/compile/transpile_main.ts");
+const CONFIG = programFile("deno.json");
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource));
