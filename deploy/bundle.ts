@@ -62,9 +62,10 @@ export function parseBundleArgs(args: readonly string[]): BundleOptions {
   return { out: out.replace(/\/+$/, "") || "/", frozen };
 }
 
-/** The files whose content makes a bundle: the sources (tests excluded), `deno.json` and the lockfile. */
+/** The files whose content makes a bundle: the sources (tests excluded), `deno.json`, the lockfile and this build. */
 export function bundleInputs(root: string): string[] {
-  const files = ["main.ts", "deno.json", "deno.lock"].filter((f) => isFile(`${root}${f}`));
+  const files = ["main.ts", "deno.json", "deno.lock", "deploy/bundle.ts", "deploy/bundle_edit.ts"]
+    .filter((f) => isFile(`${root}${f}`));
   const walk = (dir: string) => {
     for (const entry of Deno.readDirSync(`${root}${dir}`)) {
       const path = `${dir}/${entry.name}`;
@@ -131,20 +132,28 @@ async function buildInto(dir: string, root: string, frozen: boolean): Promise<vo
   if (marks === 0) throw new Error("the bundle does not hold the sources' root mark of src/util/program_files.ts");
 }
 
-/** Removes builds other than `keep` and the newest other one, and temporary directories over an hour old. */
+/**
+ * Removes builds other than `keep` and the newest other one, and temporary
+ * directories over an hour old. Several `deno task cache` may prune at once
+ * (parallel `deno task start`s): a directory already gone is no error.
+ */
 function prune(out: string, keep: string): void {
   const builds: { name: string; mtime: number }[] = [];
+  const remove = (name: string) => {
+    try {
+      Deno.removeSync(`${out}/${name}`, { recursive: true });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  };
   for (const entry of Deno.readDirSync(out)) {
     if (!entry.isDirectory || entry.name === keep) continue;
-    const mtime = Deno.statSync(`${out}/${entry.name}`).mtime?.getTime() ?? 0;
+    const mtime = statMtime(`${out}/${entry.name}`);
+    if (mtime === null) continue;
     if (/^[0-9a-f]{16}$/.test(entry.name)) builds.push({ name: entry.name, mtime });
-    else if (/^[0-9a-f]{16}\.tmp-\d+$/.test(entry.name) && Date.now() - mtime > 3600_000) {
-      Deno.removeSync(`${out}/${entry.name}`, { recursive: true });
-    }
+    else if (/^[0-9a-f]{16}\.tmp-\d+$/.test(entry.name) && Date.now() - mtime > 3600_000) remove(entry.name);
   }
-  for (const old of builds.toSorted((a, b) => b.mtime - a.mtime).slice(1)) {
-    Deno.removeSync(`${out}/${old.name}`, { recursive: true });
-  }
+  for (const old of builds.toSorted((a, b) => b.mtime - a.mtime).slice(1)) remove(old.name);
 }
 
 /** Builds the bundle when needed, writes the launcher and parses every module into Deno's cache. */
@@ -184,6 +193,15 @@ export async function prepare(o: BundleOptions, log: (line: string) => void = co
   // The sources first: Deno finds deno.json (the import map) from the first file it is given.
   await deno(["cache", ...(o.frozen ? ["--frozen"] : []), ...SOURCE_ENTRIES, launcher, ...modules.toSorted()], root);
   return launcher;
+}
+
+/** A path's modification time; null when it is gone. */
+function statMtime(path: string): number | null {
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? 0;
+  } catch {
+    return null;
+  }
 }
 
 function isFile(path: string): boolean {

@@ -62,7 +62,9 @@ Deno.test("deno task cache arguments and inputs: --frozen, --out; tests do not c
   }
   match(error, /unknown argument --fast/);
   const inputs = bundleInputs(ROOT);
-  for (const f of ["main.ts", "deno.json", "deno.lock", "src/util/program_files.ts", "legacy/app.ts"]) {
+  for (
+    const f of ["main.ts", "deno.json", "deno.lock", "deploy/bundle.ts", "src/util/program_files.ts", "legacy/app.ts"]
+  ) {
     ok(inputs.includes(f), f);
   }
   ok(!inputs.some((f) => f.endsWith("_test.ts")), "tests are not inputs");
@@ -123,5 +125,28 @@ Deno.test("the bundled worker scripts run: the store's thread, the file thread, 
   } finally {
     for (const w of workers) w.terminate();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("two deno task cache at once into a new directory (parallel starts) both succeed and agree", async () => {
+  const out = await Deno.makeTempDir({ prefix: "chorus-build-" });
+  try {
+    const run = () =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["task", "-q", "cache", "--out", out],
+        cwd: ROOT,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const [a, b] = await Promise.all([run(), run()]);
+    ok(a.success, new TextDecoder().decode(a.stderr));
+    ok(b.success, new TextDecoder().decode(b.stderr));
+    const stamp = await bundleStamp(ROOT);
+    equal(await Deno.readTextFile(`${out}/start.js`), launcherText(stamp));
+    // One build, no temporary directory left behind.
+    deepEqual((await Array.fromAsync(Deno.readDir(out), (e) => e.name)).toSorted(), [stamp, "start.js"]);
+  } finally {
+    await Deno.remove(out, { recursive: true });
   }
 });
