@@ -7,7 +7,7 @@
  *    split at its dynamic imports, plus one bundle per worker script of
  *    {@link BUNDLED_WORKERS}, with linked source maps (Deno maps stack
  *    traces back to the sources). `deno run` keeps every module it loaded
- *    for the life of the process: the bundle starts ~16 MiB smaller than the
+ *    for the life of the process: the bundle starts ~14 MiB smaller than the
  *    985 source modules. Each build goes to a directory of its own, named by
  *    a hash of its inputs; `start.js` beside it runs it. A server still
  *    running an older build keeps its files: the build before the current

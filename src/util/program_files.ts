@@ -7,7 +7,7 @@
  * Why a bundle (issue 15): `deno run` keeps the whole module graph it
  * loaded for the life of the process, every module's text and records
  * included, and also the modules behind dynamic imports it never runs.
- * One minified bundle split at the dynamic imports starts ~16 MiB
+ * One minified bundle split at the dynamic imports starts ~14 MiB
  * smaller than the 985 source modules (BENCHMARKS.md, fifth session).
  *
  * A bundle's modules lie flat in one directory, anywhere (a service's
