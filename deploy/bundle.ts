@@ -23,6 +23,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { applyEdits, bundleEdits } from "./bundle_edit.ts";
 import { BUNDLED_WORKERS, PROGRAM_ROOT, workerBundleName } from "../src/util/program_files.ts";
 
@@ -158,7 +159,7 @@ function prune(out: string, keep: string): void {
 
 /** Builds the bundle when needed, writes the launcher and parses every module into Deno's cache. */
 export async function prepare(o: BundleOptions, log: (line: string) => void = console.log): Promise<string> {
-  const root = PROGRAM_ROOT.pathname;
+  const root = fileURLToPath(PROGRAM_ROOT);
   const out = o.out.startsWith("/") ? o.out : `${root}${o.out}`;
   const stamp = await bundleStamp(root);
   const build = `${out}/${stamp}`;
