@@ -24,7 +24,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { applyEdits, bundleEdits } from "./bundle_edit.ts";
+import { applyEdits, bundleEdits, ROOT_MARK } from "./bundle_edit.ts";
 import { BUNDLED_WORKERS, PROGRAM_ROOT, workerBundleName } from "../src/util/program_files.ts";
 
 /** The bundle's entry point; it exports `runChorus`. */
@@ -124,9 +124,8 @@ async function buildInto(dir: string, root: string, frozen: boolean): Promise<vo
     const path = `${dir}/${entry.name}`;
     const code = await Deno.readTextFile(path);
     const map = await Deno.readTextFile(`${path}.map`).catch(() => null);
-    const edits = bundleEdits(code, PROGRAM_ROOT.href);
-    marks += edits.filter((e) => !e.text.startsWith("import(")).length;
-    const done = applyEdits({ code, map }, edits);
+    marks += code.split(ROOT_MARK).length - 1;
+    const done = applyEdits({ code, map }, bundleEdits(code, PROGRAM_ROOT.href));
     if (done.code !== code) await Deno.writeTextFile(path, done.code);
     if (done.map !== null && done.map !== map) await Deno.writeTextFile(`${path}.map`, done.map);
   }

@@ -19,7 +19,7 @@
  * @module
  */
 
-import { denoTasks, taskCommand } from "../src/util/deno_tasks.ts";
+import { denoTasks, runTask } from "../src/util/deno_tasks.ts";
 
 /** Permissions baked into the binary: those of `deno task start`, plus what the companions' command service runs. */
 export const BINARY_PERMISSIONS = [
@@ -49,7 +49,7 @@ export const EMBEDDED = [
  * held open). Empty when the task sets none.
  */
 export function startRuntimeFlags(denoJson: string): string[] {
-  return taskCommand(denoTasks(denoJson), "start").split(/\s+/).filter((word) =>
+  return runTask(denoTasks(denoJson), "start").flags.filter((word) =>
     word.startsWith("--v8-flags=") || word === "--no-code-cache"
   );
 }

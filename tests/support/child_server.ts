@@ -10,8 +10,6 @@ export { freePort } from "../../src/load/target.ts";
 import { denoTasks, runTask } from "../../src/util/deno_tasks.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
-/** `main.ts` of this checkout. */
-export const MAIN = `${ROOT}main.ts`;
 
 /** The tasks of `deno.json` that run a role of the program. */
 export type MainTask = "start" | "dev" | "check-config" | "legacy";
