@@ -25,6 +25,7 @@
 
 import { fileURLToPath } from "node:url";
 import { applyEdits, bundleEdits, ROOT_MARK } from "./bundle_edit.ts";
+import { launcherText, startBuiltins } from "./bundle_launcher.ts";
 import { BUNDLED_WORKERS, PROGRAM_ROOT, workerBundleName } from "../src/util/program_files.ts";
 
 /** The bundle's entry point; it exports `runChorus`. */
@@ -90,16 +91,6 @@ export async function bundleStamp(root: string): Promise<string> {
   for (const p of parts) all.set(p, (at += p.length) - p.length);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
   return Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** The launcher's text: runs the build in `stamp/`. */
-export function launcherText(stamp: string): string {
-  return [
-    `// Written by \`deno task cache\` (deploy/bundle.ts); \`deno task start\` runs it. Build ${stamp} of ${PROGRAM_ROOT.href}`,
-    `import { runChorus } from "./${stamp}/mod.js";`,
-    "Deno.exit(await runChorus(Deno.args));",
-    "",
-  ].join("\n");
 }
 
 async function deno(args: readonly string[], cwd: string): Promise<void> {
@@ -182,7 +173,7 @@ export async function prepare(o: BundleOptions, log: (line: string) => void = co
     );
   }
   const launcher = `${out}/${LAUNCHER}`;
-  const text = launcherText(stamp);
+  const text = launcherText(stamp, startBuiltins(build), PROGRAM_ROOT.href);
   if (await Deno.readTextFile(launcher).catch(() => null) !== text) {
     await Deno.writeTextFile(`${launcher}.tmp-${Deno.pid}`, text);
     await Deno.rename(`${launcher}.tmp-${Deno.pid}`, launcher);

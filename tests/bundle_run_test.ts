@@ -6,7 +6,8 @@
  * every process test that starts `start` (`tests/support/child_server.ts`).
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { bundleInputs, bundleStamp, launcherText, parseBundleArgs } from "../deploy/bundle.ts";
+import { bundleInputs, bundleStamp, parseBundleArgs } from "../deploy/bundle.ts";
+import { launcherText, startBuiltins } from "../deploy/bundle_launcher.ts";
 import { TEST_ARGON2 } from "../src/net/argon2.ts";
 import { FIELDS, OP, type Results } from "../src/replay/io_protocol.ts";
 import { denoTasks, runTask } from "../src/util/deno_tasks.ts";
@@ -19,8 +20,13 @@ const script = runTask(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), "st
 async function currentBuild(): Promise<string> {
   const stamp = await bundleStamp(ROOT);
   const launcher = await Deno.readTextFile(`${ROOT}${script}`).catch(() => "");
-  equal(launcher, launcherText(stamp), "the launcher runs the build of these sources (deno task cache)");
-  return `${ROOT}build/${stamp}`;
+  const build = `${ROOT}build/${stamp}`;
+  equal(
+    launcher,
+    launcherText(stamp, startBuiltins(build), PROGRAM_ROOT.href),
+    "the launcher runs the build of these sources (deno task cache)",
+  );
+  return build;
 }
 
 function reply<T>(worker: Worker, message: unknown, transfer: Transferable[] = []): Promise<T> {
@@ -85,6 +91,9 @@ Deno.test("the bundle holds the sources' root, loads its dynamic imports on dema
     ours += map.sources.filter((s) => new URL(s, `file://${build}/`).pathname.startsWith(`${ROOT}src/`)).length;
   }
   ok(roots > 0, "the root is written into the bundle");
+  // The game server's built-ins come first from the launcher (bundle_launcher.ts): its store and its game port.
+  const builtins = startBuiltins(build);
+  for (const b of ["node:sqlite", "node:net", "node:http"]) ok(builtins.includes(b), `${b} in ${builtins}`);
   ok(ours > 300, `stack traces map to our sources (${ours} of them in the maps)`);
 });
 
@@ -143,7 +152,10 @@ Deno.test("two deno task cache at once into a new directory (parallel starts) bo
     ok(a.success, new TextDecoder().decode(a.stderr));
     ok(b.success, new TextDecoder().decode(b.stderr));
     const stamp = await bundleStamp(ROOT);
-    equal(await Deno.readTextFile(`${out}/start.js`), launcherText(stamp));
+    equal(
+      await Deno.readTextFile(`${out}/start.js`),
+      launcherText(stamp, startBuiltins(`${out}/${stamp}`), PROGRAM_ROOT.href),
+    );
     // One build, no temporary directory left behind.
     deepEqual((await Array.fromAsync(Deno.readDir(out), (e) => e.name)).toSorted(), [stamp, "start.js"]);
   } finally {

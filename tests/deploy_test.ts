@@ -130,7 +130,9 @@ Deno.test("the container image runs unprivileged with the data directory as a vo
   deepEqual(entry.filter(runFlag).toSorted(), task.flags.toSorted());
   equal(entry.at(-1), task.script, "the bundle, as deno task start runs it");
   // Every file the server loads at run time, and the build's own scripts, are copied into the image.
-  for (const path of ["src/", "static/", "main.ts", "deno.lock", "deploy/bundle.ts", "deploy/bundle_edit.ts"]) {
+  const buildScripts = [...Deno.readDirSync(`${ROOT}deploy`)].map((e) => `deploy/${e.name}`)
+    .filter((p) => /^deploy\/bundle\w*\.ts$/.test(p) && !p.endsWith("_test.ts"));
+  for (const path of ["src/", "static/", "main.ts", "deno.lock", ...buildScripts]) {
     ok(file.includes(path), path);
   }
 });

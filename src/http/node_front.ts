@@ -20,7 +20,7 @@ import type { Duplex } from "node:stream";
 import { Buffer } from "node:buffer";
 import { getRequestListener } from "@hono/node-server";
 // @ts-types="@types/ws"
-import { WebSocketServer } from "ws";
+import type { WebSocketServer } from "ws";
 import type { HttpEnv } from "./context.ts";
 import type { WsUpgrades } from "./ws_upgrade.ts";
 
@@ -85,7 +85,10 @@ export function startFront(o: FrontOptions): Promise<Front> {
   const server = http.createServer({ noDelay: true }, listener);
   /** One `ws` server per message limit (`noServer`: the upgrade event hands connections over). */
   const wsServers = new Map<number, WebSocketServer>();
-  const wsServer = (maxPayload: number) => {
+  // `ws` is loaded with the first upgrade, not with the listener (issue 15, "Load on demand").
+  let wsModule: Promise<typeof import("ws")> | null = null;
+  const wsServer = async (maxPayload: number) => {
+    const { WebSocketServer } = await (wsModule ??= import("ws"));
     let wss = wsServers.get(maxPayload);
     if (!wss) {
       wsServers.set(maxPayload, wss = new WebSocketServer({ noServer: true, maxPayload, clientTracking: true }));
@@ -105,7 +108,7 @@ export function startFront(o: FrontOptions): Promise<Front> {
     if (!pending) return void answerRaw(socket, res).catch(() => socket.destroy());
     await res.body?.cancel();
     // `ws` checks the handshake (answering 400 itself) and then every frame header against the limit.
-    wsServer(pending.maxMessageBytes).handleUpgrade(incoming, socket, head, (ws) => {
+    (await wsServer(pending.maxMessageBytes)).handleUpgrade(incoming, socket, head, (ws) => {
       // A refused frame (too large, malformed): `ws` sends its close frame and would go on reading (and discarding)
       // until the peer answers or 30 s pass. Stop reading instead, and end the connection once the frame is out.
       ws.once("error", () =>

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { type ClientEvent, PhiraClient } from "../client/mod.ts";
+import type { ClientEvent, PhiraClient } from "../client/mod.ts";
 import { createPipe } from "../util/pipe.ts";
 import type { HttpContext } from "./context.ts";
 import { jsonError } from "./errors.ts";
@@ -77,22 +77,22 @@ async function checkViewer(ctx: HttpContext, token: string): Promise<string | nu
 
 /** Opens a viewer's virtual game session over an in-memory pipe. */
 function virtualSession(ctx: HttpContext, ip: string) {
-  return (onEvent: (event: ClientEvent) => void): Promise<PhiraClient> => {
+  return async (onEvent: (event: ClientEvent) => void): Promise<PhiraClient> => {
+    // The game client is loaded with the first viewer, not with the server (issue 15, "Load on demand").
+    const { PhiraClient } = await import("../client/mod.ts");
     const { server, clock, config } = ctx;
     const [serverEnd, clientEnd] = createPipe();
     if (!server.attach(serverEnd, ip)) {
       clientEnd.close();
-      return Promise.reject(new SessionUnavailable("server unavailable"));
+      throw new SessionUnavailable("server unavailable");
     }
-    return Promise.resolve(
-      new PhiraClient(clientEnd, {
-        clock,
-        // Keep the virtual session inside the server's heartbeat timeout.
-        pingIntervalMs: Math.max(1000, Math.floor((config.heartbeat_timeout * 1000) / 3)),
-        eventBufferLimit: 0,
-        logLimit: 0,
-        onEvent,
-      }),
-    );
+    return new PhiraClient(clientEnd, {
+      clock,
+      // Keep the virtual session inside the server's heartbeat timeout.
+      pingIntervalMs: Math.max(1000, Math.floor((config.heartbeat_timeout * 1000) / 3)),
+      eventBufferLimit: 0,
+      logLimit: 0,
+      onEvent,
+    });
   };
 }

@@ -17,9 +17,7 @@ import type { PluginFacilities } from "./facilities.ts";
 import type { HostContext } from "./host/table.ts";
 import type { PluginHost } from "./host.ts";
 import type { PluginManifest } from "./manifest.ts";
-import { OutboundHttp } from "./outbound_http.ts";
 import type { PluginRuntime } from "./runtime.ts";
-import { PluginTcp } from "./tcp.ts";
 import { PluginTimers } from "./timers.ts";
 
 /** What the host keeps about one plugin. */
@@ -45,6 +43,9 @@ const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
 async function facilities(host: PluginHost, slot: PluginSlot): Promise<PluginFacilities> {
   const { limits, dataDir, clock } = host.options;
+  // Sockets and outbound HTTP (Node's `net`, `http`, `https` and `dns` underneath) are loaded with the first
+  // plugin, not with the server: most servers run none (issue 15, "Load on demand").
+  const [{ OutboundHttp }, { PluginTcp }] = await Promise.all([import("./outbound_http.ts"), import("./tcp.ts")]);
   const policy = new AddressPolicy(limits.allow_private_network);
   const notify = (method: string, take: () => unknown[] | null) => slot.runtime.notify(method, take);
   return {

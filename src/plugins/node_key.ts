@@ -12,7 +12,6 @@
  * @module
  */
 
-import { base64url } from "jose";
 import { deriveKey } from "../net/mod.ts";
 
 /** PKCS #8 prefix of an Ed25519 private key (RFC 8410 §7): the 32-byte seed follows. */
@@ -53,7 +52,7 @@ export class NodeKey {
     const key = await crypto.subtle.importKey("pkcs8", pkcs8, { name: "Ed25519" }, true, ["sign"]);
     const jwk = await crypto.subtle.exportKey("jwk", key);
     const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, { name: "Ed25519" }, false, ["sign"]);
-    return new NodeKey(privateKey, base64url.decode(jwk.x ?? ""));
+    return new NodeKey(privateKey, Uint8Array.fromBase64(jwk.x ?? "", { alphabet: "base64url" }));
   }
 
   /** The node key of a service secret (`service_secret_key`). */
