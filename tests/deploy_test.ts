@@ -112,7 +112,7 @@ Deno.test("the start task keeps V8's young generation small, and the binary is b
   // Issue 15: a 2 MiB semi-space keeps an idle server's heap near what it uses, a 1.5 growth factor keeps a playing
   // one's flat; optimising compiles on the main thread, whose allocator reuses their memory; no code cache held open.
   deepEqual(flags, [
-    "--v8-flags=--max-semi-space-size=2,--heap-growing-percent=50,--no-concurrent-recompilation",
+    "--v8-flags=--expose-gc,--max-semi-space-size=2,--heap-growing-percent=50,--no-concurrent-recompilation",
     "--no-code-cache",
   ]);
   const args = compileArgs({ denoDir: "/nonexistent", npmCache: "/nonexistent" });

@@ -12,6 +12,7 @@ import { reportCrashes } from "../reporting/crash.ts";
 import { StopWatch } from "../app_stop.ts";
 import type { LoadedConfig } from "../config/mod.ts";
 import { SystemClock } from "../util/clock.ts";
+import { collectStartupGarbage, exposedGc } from "../util/startup_gc.ts";
 import type { Logger } from "../util/log.ts";
 import { EXIT } from "./role.ts";
 import type { ServerRun } from "./server_role.ts";
@@ -56,6 +57,13 @@ export async function serve(run: ServerRun, options: ServeOptions = {}): Promise
     await app.stop().catch(() => {});
     stops.close();
     return EXIT.runtime;
+  }
+  const collected = collectStartupGarbage(exposedGc());
+  if (collected) {
+    log.debug("start-up garbage collected", {
+      heap_mb: `${(collected.heapBefore / 1048576).toFixed(1)} -> ${(collected.heapAfter / 1048576).toFixed(1)}`,
+      ms: Math.round(collected.ms),
+    });
   }
   const reason = await Promise.race([stops.requested, app.stopRequested]);
   log.info("shutting down", { reason });
