@@ -24,8 +24,8 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { applyEdits, bundleEdits, ROOT_MARK } from "./bundle_edit.ts";
-import { launcherText, startBuiltins } from "./bundle_launcher.ts";
+import { applyEdits, bundleEdits, ROOT_MARK, withoutSourcesContent } from "./bundle_edit.ts";
+import { LAUNCHER_CONFIG, launcherConfig, launcherText, startBuiltins } from "./bundle_launcher.ts";
 import { BUNDLED_WORKERS, PROGRAM_ROOT, workerBundleName } from "../src/util/program_files.ts";
 
 /** The bundle's entry point; it exports `runChorus`. */
@@ -41,7 +41,7 @@ export const SOURCE_ENTRIES = [
   ...BUNDLED_WORKERS,
 ] as const;
 /** Bumped when the way a bundle is built changes, so that older builds are not taken for current ones. */
-const BUILD_FORMAT = "1";
+const BUILD_FORMAT = "2";
 const BUNDLE_FLAGS = ["--platform", "deno", "--packages", "bundle", "--minify", "--sourcemap=linked"];
 
 /** Options from the command line. */
@@ -118,7 +118,8 @@ async function buildInto(dir: string, root: string, frozen: boolean): Promise<vo
     marks += code.split(ROOT_MARK).length - 1;
     const done = applyEdits({ code, map }, bundleEdits(code, PROGRAM_ROOT.href));
     if (done.code !== code) await Deno.writeTextFile(path, done.code);
-    if (done.map !== null && done.map !== map) await Deno.writeTextFile(`${path}.map`, done.map);
+    const slim = done.map === null ? null : withoutSourcesContent(done.map);
+    if (slim !== null && slim !== map) await Deno.writeTextFile(`${path}.map`, slim);
   }
   if (marks === 0) throw new Error("the bundle does not hold the sources' root mark of src/util/program_files.ts");
 }
@@ -173,17 +174,21 @@ export async function prepare(o: BundleOptions, log: (line: string) => void = co
     );
   }
   const launcher = `${out}/${LAUNCHER}`;
-  const text = launcherText(stamp, startBuiltins(build), PROGRAM_ROOT.href);
-  if (await Deno.readTextFile(launcher).catch(() => null) !== text) {
-    await Deno.writeTextFile(`${launcher}.tmp-${Deno.pid}`, text);
-    await Deno.rename(`${launcher}.tmp-${Deno.pid}`, launcher);
-  }
+  await replaceFile(`${out}/${LAUNCHER_CONFIG}`, launcherConfig(await Deno.readTextFile(`${root}deno.json`)));
+  await replaceFile(launcher, launcherText(stamp, startBuiltins(build), PROGRAM_ROOT.href));
   prune(out, stamp);
   const modules = (await Array.fromAsync(Deno.readDir(build))).filter((e) => e.name.endsWith(".js"))
     .map((e) => `${build}/${e.name}`);
   // The sources first: Deno finds deno.json (the import map) from the first file it is given.
   await deno(["cache", ...(o.frozen ? ["--frozen"] : []), ...SOURCE_ENTRIES, launcher, ...modules.toSorted()], root);
   return launcher;
+}
+
+/** Writes `text` to `path` unless it holds it already; atomically, for parallel runs and running servers. */
+async function replaceFile(path: string, text: string): Promise<void> {
+  if (await Deno.readTextFile(path).catch(() => null) === text) return;
+  await Deno.writeTextFile(`${path}.tmp-${Deno.pid}`, text);
+  await Deno.rename(`${path}.tmp-${Deno.pid}`, path);
 }
 
 /** A path's modification time; null when it is gone. */

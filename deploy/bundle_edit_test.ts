@@ -1,6 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { decode, encode } from "@jridgewell/sourcemap-codec";
-import { applyEdits, bundleEdits, ROOT_MARK } from "./bundle_edit.ts";
+import { applyEdits, bundleEdits, ROOT_MARK, withoutSourcesContent } from "./bundle_edit.ts";
 
 Deno.test("bundleEdits: sibling dynamic imports stop being literal, the root mark becomes the root; nothing else moves", () => {
   const code = [
@@ -33,4 +33,22 @@ Deno.test("applyEdits moves the source map's generated columns after each edit o
   // Each moved column still points at the same token.
   const [line] = done.code.split("\n");
   deepEqual(columns[0]!.map((c) => line!.slice(c, c + 2)), ["f(", "im", "g(", "im", "h("]);
+});
+
+Deno.test("withoutSourcesContent: the sources' text goes, their paths and the mappings stay; a map without it is kept", () => {
+  const map = JSON.stringify({
+    version: 3,
+    sources: ["../../src/a.ts"],
+    sourcesContent: ["export const a = 1;\n"],
+    mappings: "AAAA",
+    names: [],
+  });
+  deepEqual(JSON.parse(withoutSourcesContent(map)), {
+    version: 3,
+    sources: ["../../src/a.ts"],
+    mappings: "AAAA",
+    names: [],
+  });
+  const bare = '{"version":3,"sources":[],"mappings":""}';
+  equal(withoutSourcesContent(bare), bare);
 });

@@ -1,16 +1,28 @@
 /**
  * The launcher of a bundle (`build/start.js`, written by `deno task cache`),
- * and the Node built-ins it imports before the bundle.
+ * the Node built-ins it imports before the bundle, and its configuration.
  *
  * Why the built-ins: when a module that has a linked source map is the
  * first to import a `node:` built-in statically, Deno 2.9.6 reads and keeps
  * the source maps of every module on the stack at that moment (measured:
  * ten maps, ~3 MiB at start). The launcher has no source map, so the
  * built-ins the game server imports at start-up are imported by it first;
- * the maps are then read only when a stack trace is formatted.
+ * a map is then read when a stack trace is formatted or when its module
+ * first imports dynamically (that module's map only).
+ *
+ * Beside the launcher goes its own configuration, `deno.jsonc`, which Deno
+ * finds first from the launcher's directory: the checkout's import map and
+ * no lockfile. The bundle holds its packages; the import map is for the one
+ * script that runs from the sources (the PGlite converter's worker). The
+ * checkout's configuration with its lockfile costs ~1.5 MiB more to hold
+ * (measured), and an output directory outside the checkout (the systemd
+ * unit's) had no configuration at all, so the converter could not start.
  *
  * @module
  */
+
+/** The launcher's own configuration file, beside it. */
+export const LAUNCHER_CONFIG = "deno.jsonc";
 
 /** The module of the game server's role (`start`, `dev`, `legacy` run it); its chunk is found by its source map. */
 export const SERVER_ROLE_SOURCE = "src/roles/serve.ts";
@@ -64,6 +76,17 @@ export function launcherText(stamp: string, builtins: readonly string[], root: s
     ...builtins.map((b) => `import ${JSON.stringify(b)};`),
     `import { runChorus } from "./${stamp}/mod.js";`,
     "Deno.exit(await runChorus(Deno.args));",
+    "",
+  ].join("\n");
+}
+
+/** The launcher's configuration: the import map of the checkout's `deno.json` (its text), no lockfile. */
+export function launcherConfig(denoJson: string): string {
+  const { imports = {} } = JSON.parse(denoJson) as { imports?: Record<string, string> };
+  return [
+    "// Written by `deno task cache` (deploy/bundle_launcher.ts) for the launcher beside it: the checkout's import map,",
+    "// for the one script that runs from the sources (the PGlite converter's worker); the bundle holds its packages.",
+    JSON.stringify({ imports, lock: false }, null, 2),
     "",
   ].join("\n");
 }

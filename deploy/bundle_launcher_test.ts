@@ -1,5 +1,12 @@
 import { deepEqual, equal, match, throws } from "node:assert/strict";
-import { builtinsOf, launcherText, SERVER_ROLE_SOURCE, startBuiltins, staticImports } from "./bundle_launcher.ts";
+import {
+  builtinsOf,
+  launcherConfig,
+  launcherText,
+  SERVER_ROLE_SOURCE,
+  startBuiltins,
+  staticImports,
+} from "./bundle_launcher.ts";
 
 Deno.test("static imports of minified modules: named, namespace, bare and default; never import(...) calls", () => {
   const code = 'import{a as b,c}from"./chunk-A.js";import*as n from"node:net";import"./side.js";' +
@@ -46,4 +53,20 @@ Deno.test("a build without the server role's chunk is refused; the launcher impo
   );
   match(text, /Build 0123456789abcdef of file:\/\/\/srv\/chorus\//);
   match(text, /Deno\.exit\(await runChorus\(Deno\.args\)\);\n$/);
+});
+
+Deno.test("the launcher's configuration: the checkout's import map, no lockfile, nothing else", () => {
+  const denoJson = JSON.stringify({
+    tasks: { start: "deno run x" },
+    imports: { zod: "npm:zod@4.6.7", "@electric-sql/pglite": "npm:@electric-sql/pglite@0.5.16" },
+    compilerOptions: { strict: true },
+  });
+  const text = launcherConfig(denoJson);
+  match(text, /^\/\/ Written by `deno task cache`/);
+  const json = JSON.parse(text.split("\n").filter((l) => !l.startsWith("//")).join("\n"));
+  deepEqual(json, {
+    imports: { zod: "npm:zod@4.6.7", "@electric-sql/pglite": "npm:@electric-sql/pglite@0.5.16" },
+    lock: false,
+  });
+  deepEqual(JSON.parse(launcherConfig("{}").split("\n").slice(2).join("\n")), { imports: {}, lock: false });
 });
