@@ -16,7 +16,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../src/util/zod.ts";
 import { canonicalIp } from "../src/net/mod.ts";
 import { type Operation, OpsError, type OpsServices, p, type ServerOp, serverOp } from "../src/ops/mod.ts";
 import type { LegacyContext } from "./context.ts";
@@ -71,7 +71,7 @@ function switchOp(name: string, summary: string, get: () => boolean, set: (on: b
     summary,
     permission: "admin",
     mutates: true,
-    params: { enabled: z.boolean({ error: "expected true or false" }).optional() },
+    params: { enabled: z.optional(z.boolean({ error: "expected true or false" })) },
     run: (a) => {
       if (a.enabled !== undefined) set(a.enabled);
       return { enabled: get() };
@@ -82,14 +82,17 @@ function switchOp(name: string, summary: string, get: () => boolean, set: (on: b
 function legacyOps(ctx: LegacyContext): ServerOp[] {
   const core = ctx.core;
   const ip = () =>
-    p.text(64).transform((v, c) => {
-      const canonical = canonicalIp(v);
-      if (canonical === null) {
-        c.issues.push({ code: "custom", message: "expected an IP address", input: v });
-        return z.NEVER;
-      }
-      return canonical;
-    });
+    z.pipe(
+      p.text(64),
+      z.transform((v, c) => {
+        const canonical = canonicalIp(v);
+        if (canonical === null) {
+          c.issues.push({ code: "custom", message: "expected an IP address", input: v });
+          return z.NEVER;
+        }
+        return canonical;
+      }),
+    );
   const lockMs = ctx.config.legacy.admin_lockout_minutes * 60_000;
   return [
     switchOp(
@@ -109,7 +112,7 @@ function legacyOps(ctx: LegacyContext): ServerOp[] {
       summary: "stop the server gracefully (the legacy host's shutdown_server)",
       permission: "admin",
       mutates: true,
-      params: { reason: z.string().max(200).optional() },
+      params: { reason: z.optional(z.string().check(z.maxLength(200))) },
       run: (a, call) => {
         const shutdown = call.context.deps.shutdown;
         if (!shutdown) throw new OpsError("UNAVAILABLE", "no shutdown handler in this process");
@@ -122,7 +125,7 @@ function legacyOps(ctx: LegacyContext): ServerOp[] {
       summary: "a system chat line (user 0, no prefix) to every online user, to a room's members, or to one user",
       permission: "send",
       mutates: true,
-      params: { message: p.message(), room_id: p.roomId().optional(), user_id: p.userId().optional() },
+      params: { message: p.message(), room_id: z.optional(p.roomId()), user_id: z.optional(p.userId()) },
       run: (a, { context: s }) => {
         let ids: number[];
         if (a.room_id !== undefined) {
@@ -144,7 +147,7 @@ function legacyOps(ctx: LegacyContext): ServerOp[] {
       summary: "disconnect a user; preserve_room keeps their room seat for the reconnect grace",
       permission: "admin",
       mutates: true,
-      params: { user_id: p.userId(), preserve_room: z.boolean().optional(), reason: p.reason() },
+      params: { user_id: p.userId(), preserve_room: z.optional(z.boolean()), reason: p.reason() },
       run: (a, call) => {
         const user = core.users.get(a.user_id);
         if (!user?.session) throw new OpsError("USER_NOT_FOUND", `user ${a.user_id} is not connected`);
@@ -169,7 +172,7 @@ function legacyOps(ctx: LegacyContext): ServerOp[] {
       summary: "ban a user id; disconnect: false leaves an online user connected until they log in again",
       permission: "admin",
       mutates: true,
-      params: { user_id: p.userId(), reason: p.reason(), disconnect: z.boolean().default(true) },
+      params: { user_id: p.userId(), reason: p.reason(), disconnect: z._default(z.boolean(), true) },
       run: (a, call) => {
         if (a.disconnect) return callNow(ctx.ops, call, "player.ban", { user_id: a.user_id, reason: a.reason });
         const before = luaUserById(core, a.user_id);
@@ -184,7 +187,7 @@ function legacyOps(ctx: LegacyContext): ServerOp[] {
       summary: "ban a user id from a room id (kept when the room does not exist yet) or lift the ban",
       permission: "room.manage",
       mutates: true,
-      params: { user_id: p.userId(), room_id: p.roomId(), banned: z.boolean().default(true), reason: p.reason() },
+      params: { user_id: p.userId(), room_id: p.roomId(), banned: z._default(z.boolean(), true), reason: p.reason() },
       run: (a, call) => {
         const changed = a.banned ? ctx.roomBans.add(a.room_id, a.user_id) : ctx.roomBans.remove(a.room_id, a.user_id);
         const room = core.rooms.get(a.room_id);
@@ -203,7 +206,7 @@ function legacyOps(ctx: LegacyContext): ServerOp[] {
       name: "legacy.room_bans",
       summary: "room bans by room id (legacy mode)",
       permission: "state.read",
-      params: { room_id: p.roomId().optional() },
+      params: { room_id: z.optional(p.roomId()) },
       run: (a) => (a.room_id ? { [a.room_id]: ctx.roomBans.of(a.room_id) } : ctx.roomBans.all()),
     }),
     serverOp({
@@ -239,7 +242,7 @@ function legacyOps(ctx: LegacyContext): ServerOp[] {
       summary: "lift an address ban (game port) and admin-API lockout",
       permission: "admin",
       mutates: true,
-      params: { ip: ip(), list: z.enum(["game", "admin_api", "all"]).default("all") },
+      params: { ip: ip(), list: z._default(z.enum(["game", "admin_api", "all"]), "all") },
       run: (a, { context: s }) => {
         const game = a.list !== "admin_api" && s.admin.unbanIp(a.ip);
         const adminApi = a.list !== "game" && ctx.lockouts.unlock(a.ip);
@@ -251,7 +254,7 @@ function legacyOps(ctx: LegacyContext): ServerOp[] {
       summary: "clear the admin-API lockouts (list admin_api, default), the game port's address bans (game), or both",
       permission: "admin",
       mutates: true,
-      params: { list: z.enum(["game", "admin_api", "all"]).default("admin_api") },
+      params: { list: z._default(z.enum(["game", "admin_api", "all"]), "admin_api") },
       run: (a, { context: s }) => {
         let game = 0;
         if (a.list !== "admin_api") { for (const b of core.bans.ipBans()) if (s.admin.unbanIp(b.ip)) game++; }

@@ -20,7 +20,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../src/util/zod.ts";
 import { OpsError, p, type ServerOp, serverOp } from "../src/ops/mod.ts";
 import { joinRoom } from "../src/room/mod.ts";
 import type { LegacyContext } from "./context.ts";
@@ -73,9 +73,9 @@ export function contestOps(ctx: LegacyContext): ServerOp[] {
       params: {
         room_id: p.roomId(),
         enabled: p.bool(),
-        whitelist: z.array(p.userId()).max(1000).optional(),
-        manual_start: z.boolean().default(true),
-        auto_disband: z.boolean().default(true),
+        whitelist: z.optional(z.array(p.userId()).check(z.maxLength(1000))),
+        manual_start: z._default(z.boolean(), true),
+        auto_disband: z._default(z.boolean(), true),
       },
       run: (a, call) => {
         const r = room(a.room_id);
@@ -104,8 +104,8 @@ export function contestOps(ctx: LegacyContext): ServerOp[] {
       mutates: true,
       params: {
         room_id: p.roomId(),
-        user_ids: z.array(p.userId()).max(1000),
-        mode: z.enum(["set", "add", "remove"]).default("set"),
+        user_ids: z.array(p.userId()).check(z.maxLength(1000)),
+        mode: z._default(z.enum(["set", "add", "remove"]), "set"),
       },
       run: (a) => {
         const c = contest(a.room_id);
@@ -122,7 +122,7 @@ export function contestOps(ctx: LegacyContext): ServerOp[] {
       summary: "start a contest room's round: once everyone is ready, or now (force; not ready = aborted)",
       permission: "room.manage",
       mutates: true,
-      params: { room_id: p.roomId(), force: z.boolean().default(false) },
+      params: { room_id: p.roomId(), force: z._default(z.boolean(), false) },
       run: (a, call) => {
         contest(a.room_id);
         const r = room(a.room_id);

@@ -165,7 +165,7 @@ Deno.test("architecture: the import scanner reads static, re-export, dynamic and
     'const d = await import("../events/mod.ts");',
     'import "./side.ts";',
     '// import { e } from "../console/mod.ts";',
-    'import { z } from "zod";',
+    'import { z } from "zod/mini";',
   ].join("\n");
   deepEqual(importsOf(source).map((i) => [i.spec, i.line]).sort(), [
     ["../events/mod.ts", 9],

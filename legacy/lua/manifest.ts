@@ -9,23 +9,25 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../../src/util/zod.ts";
 
 /** A plugin id: letters, digits, `_`, `-`, `.`; 64 characters at most. */
 export const PLUGIN_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 const Manifest = z.object({
-  id: z.string({ error: "id is missing (every plugin.json needs an id)" }).regex(PLUGIN_ID, {
+  id: z.string({ error: "id is missing (every plugin.json needs an id)" }).check(z.regex(PLUGIN_ID, {
     error: "id must be 1-64 letters, digits, _, - or . (starting with a letter or digit)",
-  }),
-  name: z.string({ error: "name must be a string" }).max(128).optional(),
-  version: z.union([z.string().max(64), z.number()], { error: "version must be a string" }).optional(),
-  description: z.string({ error: "description must be a string" }).max(1000).optional(),
-  author: z.string({ error: "author must be a string" }).max(256).optional(),
-  enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
-  dependencies: z.array(z.string().regex(PLUGIN_ID, { error: "dependencies must be plugin ids" }), {
-    error: "dependencies must be a list of plugin ids",
-  }).max(64).optional(),
+  })),
+  name: z.optional(z.string({ error: "name must be a string" }).check(z.maxLength(128))),
+  version: z.optional(z.union([z.string().check(z.maxLength(64)), z.number()], { error: "version must be a string" })),
+  description: z.optional(z.string({ error: "description must be a string" }).check(z.maxLength(1000))),
+  author: z.optional(z.string({ error: "author must be a string" }).check(z.maxLength(256))),
+  enabled: z.optional(z.boolean({ error: "enabled must be true or false" })),
+  dependencies: z.optional(
+    z.array(z.string().check(z.regex(PLUGIN_ID, { error: "dependencies must be plugin ids" })), {
+      error: "dependencies must be a list of plugin ids",
+    }).check(z.maxLength(64)),
+  ),
 });
 
 /** A read manifest with defaults applied. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../../src/util/zod.ts";
 import { OpsError, p, type ServerOp, serverOp, type ServerOps } from "../../src/ops/mod.ts";
 import type { LuaPluginHost } from "./host.ts";
 
@@ -84,7 +84,7 @@ export function pluginOps(host: LuaPluginHost): ServerOp[] {
       summary: "call a Lua plugin's global function with JSON arguments",
       permission: "operator",
       mutates: true,
-      params: { name: p.text(128), method: p.text(128), args: z.array(z.unknown()).max(32).optional() },
+      params: { name: p.text(128), method: p.text(128), args: z.optional(z.array(z.unknown()).check(z.maxLength(32))) },
       run: (a) => {
         known(a.name);
         const outcome = host.callFunction(a.name, a.method, a.args ?? []);

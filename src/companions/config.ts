@@ -9,41 +9,50 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { parseDocument } from "yaml";
 import { isArgon2idHash } from "../net/argon2.ts";
 
 const intIn = (min: number, max: number) =>
-  z.number({ error: `expected an integer between ${min} and ${max}` }).int(
-    `expected an integer between ${min} and ${max}`,
-  ).min(min, `expected an integer between ${min} and ${max}`).max(max, `expected an integer between ${min} and ${max}`);
-const port = (def: number) => intIn(0, 65535).default(def);
-const nonEmpty = () => z.string().min(1, "expected a non-empty string");
+  z.number({ error: `expected an integer between ${min} and ${max}` }).check(
+    z.int(`expected an integer between ${min} and ${max}`),
+    z.gte(min, `expected an integer between ${min} and ${max}`),
+    z.lte(max, `expected an integer between ${min} and ${max}`),
+  );
+const port = (def: number) => z._default(intIn(0, 65535), def);
+const nonEmpty = () => z.string().check(z.minLength(1, "expected a non-empty string"));
 const url = () =>
-  z.string().refine((s) => /^https?:\/\/[^\s/]+/.test(s), "expected an http:// or https:// URL").transform((s) =>
-    s.replace(/\/+$/, "")
+  z.pipe(
+    z.string().check(z.refine((s) => /^https?:\/\/[^\s/]+/.test(s), "expected an http:// or https:// URL")),
+    z.transform((s) => s.replace(/\/+$/, "")),
   );
 
 /** An Argon2id PHC string, or empty for "not set" (the feature then refuses every request). */
 const argon2Hash = () =>
-  z.string().refine(
-    (s) => s === "" || isArgon2idHash(s),
-    "expected an Argon2id hash ($argon2id$v=19$m=\u2026,t=\u2026,p=\u2026$\u2026$\u2026, at most 1 GiB, 20 passes, 16 lanes); make one with `deno task companions hash-password`",
-  ).default("");
+  z._default(
+    z.string().check(z.refine(
+      (s) => s === "" || isArgon2idHash(s),
+      "expected an Argon2id hash ($argon2id$v=19$m=\u2026,t=\u2026,p=\u2026$\u2026$\u2026, at most 1 GiB, 20 passes, 16 lanes); make one with `deno task companions hash-password`",
+    )),
+    "",
+  );
 
 const base = {
   /** Switch the service off. */
-  enabled: z.boolean().default(true),
+  enabled: z._default(z.boolean(), true),
   /** Address to bind; null = the top-level `bind_address`. */
-  bind_address: z.string().min(1).nullable().default(null),
+  bind_address: z._default(z.nullable(z.string().check(z.minLength(1))), null),
 };
 
 /** Failure lockout: `max_failures` within `window_secs` locks the caller out for `lockout_secs`. */
-const lockout = z.strictObject({
-  max_failures: intIn(1, 1000).default(5),
-  window_secs: intIn(1, 86400).default(600),
-  lockout_secs: intIn(1, 86400).default(900),
-}).prefault({});
+const lockout = z.prefault(
+  z.strictObject({
+    max_failures: z._default(intIn(1, 1000), 5),
+    window_secs: z._default(intIn(1, 86400), 600),
+    lockout_secs: z._default(intIn(1, 86400), 900),
+  }),
+  {},
+);
 
 /** The whitelist the original shipped (peers §5.4) plus `status` for the admin page's check. */
 export const DEFAULT_COMMANDS: Readonly<Record<string, readonly string[]>> = {
@@ -56,76 +65,97 @@ export const DEFAULT_COMMANDS: Readonly<Record<string, readonly string[]>> = {
 
 /** The whole configuration. */
 export const CompanionsConfigSchema = z.strictObject({
-  bind_address: nonEmpty().default("127.0.0.1"),
-  data_dir: nonEmpty().default("data/companions"),
-  database_url: z.string().refine((s) => /^postgres(ql)?:\/\//.test(s), "expected a postgres:// URL").nullable()
-    .default(null),
-  log_level: z.enum(["debug", "info", "warn", "error"]).default("info"),
-  log_format: z.enum(["text", "json"]).default("text"),
-  game_api_endpoint: url().default("https://phira.5wyxi.com"),
-  game_site_url: url().default("https://phira.moe"),
-  user_info_path: nonEmpty().nullable().default(null),
-  site: z.strictObject({
-    ...base,
-    port: port(8080),
-    static_dir: nonEmpty().nullable().default(null),
-    title: nonEmpty().default("Chorus"),
-    /** Behind a reverse proxy on the same host: take the caller's address from `X-Forwarded-For`. */
-    trust_forwarded_for: z.boolean().default(false),
-  }).prefault({}),
-  user_manager: z.strictObject({
-    ...base,
-    port: port(2345),
-    admin_password_hash: argon2Hash(),
-    super_admin_password_hash: argon2Hash(),
-    game_server_url: url().nullable().default("http://127.0.0.1:12347"),
-    refresh_interval_secs: intIn(0, 604800).default(600),
-    refresh_gap_ms: intIn(0, 60000).default(250),
-    max_backoff_secs: intIn(1, 604800).default(21600),
-    lockout,
-  }).prefault({}),
-  room: z.strictObject({
-    ...base,
-    port: port(5000),
-    log_path: nonEmpty().default("server.log"),
-    from_start: z.boolean().default(false),
-    poll_interval_ms: intIn(10, 60000).default(100),
-    stale_room_secs: intIn(1, 604800).default(3600),
-    cleanup_interval_secs: intIn(1, 86400).default(60),
-  }).prefault({}),
-  api: z.strictObject({
-    ...base,
-    port: port(5001),
-    url: url().default("http://127.0.0.1:12347/api/rooms/info"),
-    interval_ms: intIn(100, 3600000).default(1000),
-    timeout_ms: intIn(100, 600000).default(5000),
-    sample_interval_secs: intIn(1, 86400).default(60),
-    retention_days: intIn(1, 36500).default(90),
-  }).prefault({}),
-  command: z.strictObject({
-    ...base,
-    port: port(7878),
-    password_hash: argon2Hash(),
-    commands: z.record(
-      z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "alias: expected [a-z][a-z0-9_-]{0,31}"),
-      z.array(z.string()).min(1, "expected a program and its arguments"),
-    ).refine((m) => !("custom" in m), "the alias `custom` is reserved for custom commands").default(
-      () => structuredClone(DEFAULT_COMMANDS) as Record<string, string[]>,
-    ),
-    allow_custom: z.boolean().default(false),
-    cwd: nonEmpty().default("."),
-    timeout_secs: intIn(1, 3600).default(30),
-    max_output_bytes: intIn(1024, 16 << 20).default(64 << 10),
-    max_concurrent: intIn(1, 16).default(1),
-    audit_retention_days: intIn(1, 36500).default(365),
-    lockout,
-  }).prefault({}),
-  file: z.strictObject({
-    ...base,
-    port: port(7880),
-    path: nonEmpty().nullable().default(null),
-    max_bytes: intIn(1, 256 << 20).default(16 << 20),
-  }).prefault({}),
+  bind_address: z._default(nonEmpty(), "127.0.0.1"),
+  data_dir: z._default(nonEmpty(), "data/companions"),
+  database_url: z._default(
+    z.nullable(z.string().check(z.refine((s) => /^postgres(ql)?:\/\//.test(s), "expected a postgres:// URL"))),
+    null,
+  ),
+  log_level: z._default(z.enum(["debug", "info", "warn", "error"]), "info"),
+  log_format: z._default(z.enum(["text", "json"]), "text"),
+  game_api_endpoint: z._default(url(), "https://phira.5wyxi.com"),
+  game_site_url: z._default(url(), "https://phira.moe"),
+  user_info_path: z._default(z.nullable(nonEmpty()), null),
+  site: z.prefault(
+    z.strictObject({
+      ...base,
+      port: port(8080),
+      static_dir: z._default(z.nullable(nonEmpty()), null),
+      title: z._default(nonEmpty(), "Chorus"),
+      /** Behind a reverse proxy on the same host: take the caller's address from `X-Forwarded-For`. */
+      trust_forwarded_for: z._default(z.boolean(), false),
+    }),
+    {},
+  ),
+  user_manager: z.prefault(
+    z.strictObject({
+      ...base,
+      port: port(2345),
+      admin_password_hash: argon2Hash(),
+      super_admin_password_hash: argon2Hash(),
+      game_server_url: z._default(z.nullable(url()), "http://127.0.0.1:12347"),
+      refresh_interval_secs: z._default(intIn(0, 604800), 600),
+      refresh_gap_ms: z._default(intIn(0, 60000), 250),
+      max_backoff_secs: z._default(intIn(1, 604800), 21600),
+      lockout,
+    }),
+    {},
+  ),
+  room: z.prefault(
+    z.strictObject({
+      ...base,
+      port: port(5000),
+      log_path: z._default(nonEmpty(), "server.log"),
+      from_start: z._default(z.boolean(), false),
+      poll_interval_ms: z._default(intIn(10, 60000), 100),
+      stale_room_secs: z._default(intIn(1, 604800), 3600),
+      cleanup_interval_secs: z._default(intIn(1, 86400), 60),
+    }),
+    {},
+  ),
+  api: z.prefault(
+    z.strictObject({
+      ...base,
+      port: port(5001),
+      url: z._default(url(), "http://127.0.0.1:12347/api/rooms/info"),
+      interval_ms: z._default(intIn(100, 3600000), 1000),
+      timeout_ms: z._default(intIn(100, 600000), 5000),
+      sample_interval_secs: z._default(intIn(1, 86400), 60),
+      retention_days: z._default(intIn(1, 36500), 90),
+    }),
+    {},
+  ),
+  command: z.prefault(
+    z.strictObject({
+      ...base,
+      port: port(7878),
+      password_hash: argon2Hash(),
+      commands: z._default(
+        z.record(
+          z.string().check(z.regex(/^[a-z][a-z0-9_-]{0,31}$/, "alias: expected [a-z][a-z0-9_-]{0,31}")),
+          z.array(z.string()).check(z.minLength(1, "expected a program and its arguments")),
+        ).check(z.refine((m) => !("custom" in m), "the alias `custom` is reserved for custom commands")),
+        () => structuredClone(DEFAULT_COMMANDS) as Record<string, string[]>,
+      ),
+      allow_custom: z._default(z.boolean(), false),
+      cwd: z._default(nonEmpty(), "."),
+      timeout_secs: z._default(intIn(1, 3600), 30),
+      max_output_bytes: z._default(intIn(1024, 16 << 20), 64 << 10),
+      max_concurrent: z._default(intIn(1, 16), 1),
+      audit_retention_days: z._default(intIn(1, 36500), 365),
+      lockout,
+    }),
+    {},
+  ),
+  file: z.prefault(
+    z.strictObject({
+      ...base,
+      port: port(7880),
+      path: z._default(z.nullable(nonEmpty()), null),
+      max_bytes: z._default(intIn(1, 256 << 20), 16 << 20),
+    }),
+    {},
+  ),
 });
 
 /** The validated configuration. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import * as z from "../util/zod.ts";
 import { ConfigSchema, defaultConfig, type KeyMeta } from "./schema.ts";
 
 /** How a key's value is typed, which decides how text from the environment or a flag is coerced. */
@@ -36,21 +36,30 @@ export interface KeyInfo {
 const WRAPPERS = new Set(["default", "prefault", "nullable", "optional"]);
 
 /** Strips default/nullable wrappers and reports whether `null` was allowed on the way. */
-function unwrap(schema: z.ZodType): { inner: z.ZodType; nullable: boolean } {
+function unwrap(schema: z.ZodMiniType): { inner: z.ZodMiniType; nullable: boolean } {
   let inner = schema;
   let nullable = false;
   while (WRAPPERS.has(inner.def.type)) {
     if (inner.def.type === "nullable") nullable = true;
-    inner = (inner.def as unknown as { innerType: z.ZodType }).innerType;
+    inner = (inner.def as unknown as { innerType: z.ZodMiniType }).innerType;
   }
   return { inner, nullable };
 }
 
+/** True for a number schema of an integer format: `z.int()` is its own `number_format` check, as in `.check(z.int())`. */
+function isInt(schema: z.ZodMiniType): boolean {
+  const checks: { _zod: { def: unknown } }[] = [schema, ...(schema.def.checks ?? [])];
+  return checks.some(({ _zod }) => {
+    const def = _zod.def as { check?: string; format?: string };
+    return def.check === "number_format" && def.format?.includes("int") === true;
+  });
+}
+
 /** Kind of an unwrapped schema. */
-function kindOf(inner: z.ZodType): KeyKind {
+function kindOf(inner: z.ZodMiniType): KeyKind {
   switch (inner.def.type) {
     case "number":
-      return (inner as unknown as { isInt: boolean }).isInt ? "integer" : "number";
+      return isInt(inner) ? "integer" : "number";
     case "boolean":
       return "boolean";
     case "enum":
@@ -66,11 +75,11 @@ function kindOf(inner: z.ZodType): KeyKind {
   }
 }
 
-function describe(schema: z.ZodType, segments: string[], defaultValue: unknown): KeyInfo {
+function describe(schema: z.ZodMiniType, segments: string[], defaultValue: unknown): KeyInfo {
   const { inner, nullable } = unwrap(schema);
   const kind = kindOf(inner);
-  const meta = (schema.meta() ?? {}) as Partial<KeyMeta>;
-  const item = kind === "list" ? (inner.def as unknown as { element: z.ZodType }).element : null;
+  const meta = (z.globalRegistry.get(schema) ?? {}) as Partial<KeyMeta>;
+  const item = kind === "list" ? (inner.def as unknown as { element: z.ZodMiniType }).element : null;
   return {
     path: segments.join("."),
     segments,
@@ -91,11 +100,11 @@ function describe(schema: z.ZodType, segments: string[], defaultValue: unknown):
 function build(): readonly KeyInfo[] {
   const defaults = defaultConfig() as Record<string, unknown>;
   const out: KeyInfo[] = [];
-  for (const [name, schema] of Object.entries(ConfigSchema.shape) as [string, z.ZodType][]) {
+  for (const [name, schema] of Object.entries(ConfigSchema.shape) as [string, z.ZodMiniType][]) {
     const info = describe(schema, [name], defaults[name]);
     out.push(info);
     if (info.kind !== "section") continue;
-    const shape = (unwrap(schema).inner as unknown as { shape: Record<string, z.ZodType> }).shape;
+    const shape = (unwrap(schema).inner as unknown as { shape: Record<string, z.ZodMiniType> }).shape;
     const sectionDefaults = defaults[name] as Record<string, unknown>;
     for (const [child, childSchema] of Object.entries(shape)) {
       out.push(describe(childSchema, [name, child], sectionDefaults[child]));

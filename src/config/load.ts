@@ -6,7 +6,7 @@
  */
 
 import { resolve } from "node:path";
-import type { z } from "zod";
+import type * as z from "../util/zod.ts";
 import { checkConfig } from "./checks.ts";
 import { emptyLayer, type LayerResult } from "./coerce.ts";
 import { type EnvVars, readEnv, type ReadTextFile } from "./env.ts";

@@ -1,5 +1,5 @@
 import { deepEqual, throws } from "node:assert/strict";
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { defineOp, type Operation, p } from "../ops/mod.ts";
 import { jsonLines, opArgs } from "./cmd_op.ts";
 
@@ -7,14 +7,14 @@ const setHost = defineOp({
   name: "room.set_host",
   summary: "",
   permission: "room.manage",
-  params: { room_id: p.roomId(), host_id: z.union([p.userId(), z.literal("system"), z.null()]).optional() },
+  params: { room_id: p.roomId(), host_id: z.optional(z.union([p.userId(), z.literal("system"), z.null()])) },
   run: () => null,
 }) as Operation<never>;
 const idSet = defineOp({
   name: "admin.id_set",
   summary: "",
   permission: "admin",
-  params: { user_ids: z.array(p.userId()), note: z.string().optional() },
+  params: { user_ids: z.array(p.userId()), note: z.optional(z.string()) },
   run: () => null,
 }) as Operation<never>;
 

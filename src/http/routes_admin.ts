@@ -20,7 +20,7 @@
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import type { Actor, OpsError } from "../ops/mod.ts";
 import { roomIdProblem } from "../protocol/mod.ts";
 import { ADMIN_SECURITY_HEADERS } from "./admin_page.ts";
@@ -32,11 +32,11 @@ export const ADMIN_COOKIE = "chorus_admin";
 /** Largest admin request body. */
 const ADMIN_BODY_LIMIT = 4096;
 
-const userId = z.int().min(-2147483648).max(2147483647);
-const LoginBody = z.object({ password: z.string().max(1024) });
-const BanBody = z.object({ user_id: userId, reason: z.string().max(200).optional() });
+const userId = z.int().check(z.gte(-2147483648), z.lte(2147483647));
+const LoginBody = z.object({ password: z.string().check(z.maxLength(1024)) });
+const BanBody = z.object({ user_id: userId, reason: z.optional(z.string().check(z.maxLength(200))) });
 const KickBody = z.object({ user_id: userId });
-const DisconnectBody = z.object({ reason: z.string().max(200).optional() });
+const DisconnectBody = z.object({ reason: z.optional(z.string().check(z.maxLength(200))) });
 
 /** A request to an admin endpoint. */
 export type AdminContext = Context<HttpEnv>;
@@ -90,7 +90,7 @@ function crossSiteProblem(c: AdminContext): Response | null {
 }
 
 /** Parses the JSON body with `schema`; a 400 response when it does not fit. */
-export async function readAdminBody<T>(c: AdminContext, schema: z.ZodType<T>): Promise<T | Response> {
+export async function readAdminBody<T>(c: AdminContext, schema: z.ZodMiniType<T>): Promise<T | Response> {
   let raw: unknown;
   try {
     const text = await c.req.text();

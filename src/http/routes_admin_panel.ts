@@ -11,7 +11,7 @@
  */
 
 import type { Hono } from "hono";
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import type { RoomInfo, UserView } from "../ops/mod.ts";
 import { roomIdProblem } from "../protocol/mod.ts";
 import type { UserBan } from "../server/mod.ts";
@@ -55,7 +55,7 @@ export function adminPanelRoutes(app: Hono<HttpEnv>, ctx: HttpContext): void {
   const roomSwitch = <K extends string>(
     path: string,
     op: string,
-    schema: z.ZodType<Record<K, boolean>>,
+    schema: z.ZodMiniType<Record<K, boolean>>,
     field: K,
   ) =>
     app.post(`/admin/api/rooms/:name/${path}`, async (c: AdminContext) => {

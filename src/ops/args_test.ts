@@ -1,5 +1,5 @@
 import { deepEqual, throws } from "node:assert/strict";
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { namedArgs } from "./args.ts";
 import { defineOp } from "./op.ts";
 
@@ -7,21 +7,21 @@ const setHost = defineOp({
   name: "room.set_host",
   summary: "",
   permission: "room.manage",
-  params: { room_id: z.string(), host_id: z.union([z.number(), z.null()]).optional() },
+  params: { room_id: z.string(), host_id: z.optional(z.union([z.number(), z.null()])) },
   run: () => null,
 });
 const list = defineOp({
   name: "room.list",
   summary: "",
   permission: "state.read",
-  params: { filters: z.object({ state: z.string().optional() }).optional(), detail: z.boolean().optional() },
+  params: { filters: z.optional(z.object({ state: z.optional(z.string()) })), detail: z.optional(z.boolean()) },
   run: () => null,
 });
 const unban = defineOp({
   name: "player.unban",
   summary: "",
   permission: "admin",
-  params: { user_id: z.number(), reason: z.string().optional() },
+  params: { user_id: z.number(), reason: z.optional(z.string()) },
   run: () => null,
 });
 

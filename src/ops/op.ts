@@ -8,7 +8,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import type { Actor, Permission } from "./actor.ts";
 
 /** A JSON value, as results are. */
@@ -36,8 +36,8 @@ export interface Operation<C = unknown> {
   readonly permission: Permission;
   /** Changes state: every call is audited. */
   readonly mutates: boolean;
-  /** Named arguments (unknown keys are ignored). */
-  readonly schema: z.ZodObject;
+  /** Named arguments (unknown keys are ignored); a loose shape, as the argument readers parse single fields of it. */
+  readonly schema: z.ZodMiniObject<z.core.$ZodLooseShape>;
   /** Parameter names in positional order. */
   readonly positional: readonly string[];
   /** Runs with validated arguments; throws `OpsError` on failure. */
@@ -45,7 +45,7 @@ export interface Operation<C = unknown> {
 }
 
 /** What {@link defineOp} takes. */
-export interface OpSpec<C, S extends z.ZodRawShape> {
+export interface OpSpec<C, S extends z.core.$ZodShape> {
   /** Lower case, dotted: `room.kick`, `persist.touches`, `user_name`. */
   readonly name: string;
   /** Other names of the same operation (OpenUDS and `api-call` spell some differently). */
@@ -55,14 +55,14 @@ export interface OpSpec<C, S extends z.ZodRawShape> {
   readonly mutates?: boolean;
   /** Argument schemas by name, in positional order. */
   readonly params?: S;
-  run(args: z.output<z.ZodObject<S>>, call: OpCall<C>): unknown;
+  run(args: z.output<z.ZodMiniObject<S>>, call: OpCall<C>): unknown;
 }
 
 /** A valid operation name: lower-case words of letters, digits and `_`, separated by dots. */
 export const OP_NAME = /^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*$/;
 
 /** Declares an operation. Throws a TypeError for a malformed name. */
-export function defineOp<C, S extends z.ZodRawShape = Record<never, never>>(spec: OpSpec<C, S>): Operation<C> {
+export function defineOp<C, S extends z.core.$ZodShape = Record<never, never>>(spec: OpSpec<C, S>): Operation<C> {
   for (const name of [spec.name, ...(spec.aliases ?? [])]) {
     if (!OP_NAME.test(name)) throw new TypeError(`Cannot define operation "${name}": expected dotted lower-case words`);
   }

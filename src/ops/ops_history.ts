@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { seesAddresses } from "./actor.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";
 import { OpsError, unavailable } from "./errors.ts";
@@ -30,7 +30,7 @@ function withoutIp(payload: unknown): unknown {
 
 /** The history operations. */
 export function historyOps(): ServerOp[] {
-  const since = () => z.number().int().min(0).default(0);
+  const since = () => z._default(z.int().check(z.gte(0)), 0);
   return [
     serverOp({
       name: "persist.events",
@@ -39,9 +39,9 @@ export function historyOps(): ServerOp[] {
       params: {
         since: since(),
         limit: p.limit(100, 1000),
-        kind: z.string().max(64).optional(),
-        room_id: p.roomId().optional(),
-        user_id: p.userId().optional(),
+        kind: z.optional(z.string().check(z.maxLength(64))),
+        room_id: z.optional(p.roomId()),
+        user_id: z.optional(p.userId()),
       },
       run: async (a, { context: s, actor }) => {
         const rows = await store(s).queries.events({

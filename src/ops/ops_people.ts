@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { parseIp } from "../net/mod.ts";
 import { seesAddresses } from "./actor.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";
 import { unavailable } from "./errors.ts";
 import { p } from "./params.ts";
@@ -49,7 +49,7 @@ async function telemetry(
 
 /** The store operations. */
 export function persistOps(): ServerOp[] {
-  const since = () => z.number().int().min(0).default(0);
+  const since = () => z._default(z.int().check(z.gte(0)), 0);
   const batches = (kind: "touches" | "judges") => [
     serverOp({
       name: `persist.${kind}`,
@@ -58,8 +58,8 @@ export function persistOps(): ServerOp[] {
       params: {
         since: since(),
         limit: p.limit(100, 500),
-        round_uuid: z.string().optional(),
-        player_id: p.userId().optional(),
+        round_uuid: z.optional(z.string()),
+        player_id: z.optional(p.userId()),
       },
       run: (a, { context: s }) => telemetry(s, kind, a),
     }),
@@ -67,7 +67,7 @@ export function persistOps(): ServerOp[] {
       name: `player.${kind}`,
       summary: `one player's stored ${kind} batches, ascending by sequence`,
       permission: "state.read",
-      params: { player_id: p.userId(), since: since(), limit: p.limit(100, 500), round_uuid: z.string().optional() },
+      params: { player_id: p.userId(), since: since(), limit: p.limit(100, 500), round_uuid: z.optional(z.string()) },
       run: (a, { context: s }) => telemetry(s, kind, a),
     }),
   ];

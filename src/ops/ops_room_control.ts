@@ -8,7 +8,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import type { RoomFlags } from "../room/mod.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";
 import { must, OpsError } from "./errors.ts";
@@ -51,9 +51,9 @@ export function roomControlOps(): ServerOp[] {
       mutates: true,
       params: {
         room_id: p.roomId(),
-        endpoint: z.string().nullable().optional(),
-        persistent_empty: z.boolean().optional(),
-        system_host: z.boolean().optional(),
+        endpoint: z.optional(z.nullable(z.string())),
+        persistent_empty: z.optional(z.boolean()),
+        system_host: z.optional(z.boolean()),
       },
       run: (a, { context: s }) => {
         must(s.admin.roomOps.createEmpty(a.room_id, {
@@ -120,7 +120,7 @@ export function roomControlOps(): ServerOp[] {
       summary: "set how many players the room takes",
       permission: "room.manage",
       mutates: true,
-      params: { room_id: p.roomId(), max_users: z.int({ error: "expected an integer" }).min(1).max(10000) },
+      params: { room_id: p.roomId(), max_users: z.int({ error: "expected an integer" }).check(z.gte(1), z.lte(10000)) },
       run: (a, { context: s }) => {
         must(s.admin.roomOps.setFlags(a.room_id, { maxPlayers: a.max_users }));
         return { room_id: a.room_id, max_users: a.max_users };
@@ -132,7 +132,7 @@ export function roomControlOps(): ServerOp[] {
       summary: "the room's game API endpoint (an http(s) URL); null = the server's",
       permission: "room.manage",
       mutates: true,
-      params: { room_id: p.roomId(), endpoint: z.string().nullable().optional() },
+      params: { room_id: p.roomId(), endpoint: z.optional(z.nullable(z.string())) },
       run: (a, { context: s }) => {
         must(s.admin.roomOps.setFlags(a.room_id, { apiEndpoint: a.endpoint ?? null }));
         return { room_id: a.room_id, endpoint: a.endpoint ?? null };
@@ -155,7 +155,7 @@ export function roomControlOps(): ServerOp[] {
       summary: 'set the host: a player id, "system", "none" (the next player to join), null/absent = system',
       permission: "room.manage",
       mutates: true,
-      params: { room_id: p.roomId(), host_id: host.optional() },
+      params: { room_id: p.roomId(), host_id: z.optional(host) },
       run: (a, { context: s }) => {
         // PMP compatibility: absent or null means the system host (extended.md §3.5).
         const target = a.host_id === undefined || a.host_id === null || a.host_id === -1
@@ -175,8 +175,8 @@ export function roomControlOps(): ServerOp[] {
       params: {
         room_id: p.roomId(),
         chart_id: p.userId(),
-        chart_name: z.string().min(1).max(200).optional(),
-        duration_secs: z.number().positive().max(86_400).optional(),
+        chart_name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+        duration_secs: z.optional(z.number().check(z.positive(), z.lte(86_400))),
       },
       run: async (a, { context: s }) => {
         must(await s.admin.roomOps.setChart(a.room_id, a.chart_id, a.chart_name, a.duration_secs));
@@ -201,7 +201,7 @@ export function roomControlOps(): ServerOp[] {
       summary: "move an online user into the room (their client reconnects into it)",
       permission: "room.manage",
       mutates: true,
-      params: { room_id: p.roomId(), user_id: p.userId(), monitor: z.boolean().optional() },
+      params: { room_id: p.roomId(), user_id: p.userId(), monitor: z.optional(z.boolean()) },
       run: (a, { context: s }) => {
         must(s.admin.roomOps.forceMove(a.user_id, a.room_id, a.monitor ?? false));
         return { room_id: a.room_id, user_id: a.user_id, monitor: a.monitor ?? false };

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";
 import { p } from "./params.ts";
 import { roomInfo, type RoomSummary, roomSummary } from "./views.ts";
@@ -16,13 +16,13 @@ const STATES = ["SelectingChart", "WaitingForReady", "Playing"] as const;
 
 /** `room.list` filters. */
 const Filters = z.object({
-  state: z.enum(STATES, { error: `expected one of ${STATES.join(", ")}` }).optional(),
-  hidden: z.boolean().optional(),
-  locked: z.boolean().optional(),
-  live: z.boolean().optional(),
-  tournament: z.boolean().optional(),
-  persistent: z.boolean().optional(),
-  prefix: z.string().optional(),
+  state: z.optional(z.enum(STATES, { error: `expected one of ${STATES.join(", ")}` })),
+  hidden: z.optional(z.boolean()),
+  locked: z.optional(z.boolean()),
+  live: z.optional(z.boolean()),
+  tournament: z.optional(z.boolean()),
+  persistent: z.optional(z.boolean()),
+  prefix: z.optional(z.string()),
 }, { error: "expected an object of filters" });
 
 function keep(r: RoomSummary, f: z.output<typeof Filters>): boolean {
@@ -41,7 +41,7 @@ export function roomQueryOps(): ServerOp[] {
       aliases: ["rooms.list"],
       summary: "every room (hidden ones included), optionally filtered; detail adds members",
       permission: "state.read",
-      params: { filters: Filters.optional(), detail: z.boolean().optional() },
+      params: { filters: z.optional(Filters), detail: z.optional(z.boolean()) },
       run: (a, { context: s }) => {
         const all = [...s.core.rooms.values()].filter((r) => keep(roomSummary(r), a.filters ?? {}));
         const rooms = a.detail ? all.map((r) => roomInfo(s.core, r)) : all.map(roomSummary);

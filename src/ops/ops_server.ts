@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { LatencyHistogram, renderWelcome } from "../server/mod.ts";
 import { describeActor } from "./actor.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";
@@ -97,7 +97,7 @@ export function serverOps(): ServerOp[] {
       summary: "stop the server gracefully (after this answer is delivered)",
       permission: "operator",
       mutates: true,
-      params: { reason: z.string().max(200).optional() },
+      params: { reason: z.optional(z.string().check(z.maxLength(200))) },
       run: (a, call) => {
         const shutdown = call.context.deps.shutdown ?? unavailable("no shutdown handler in this process");
         const reason = `${describeActor(call.actor)}: ${a.reason ?? call.calledAs}`;

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { type ServerOp, serverOp } from "./server_op.ts";
 import { OpsError, unavailable } from "./errors.ts";
 import { p } from "./params.ts";
@@ -20,7 +20,7 @@ export const NO_PLUGINS = "the plugin host is not running in this process";
 export function toolOps(): ServerOp[] {
   const plugin = (
     name: string,
-    shape: z.ZodRawShape,
+    shape: z.core.$ZodShape,
     summary: string,
     mutates = true,
     permission: Permission = "operator",
@@ -39,7 +39,7 @@ export function toolOps(): ServerOp[] {
       summary: "in-process load test on virtual sessions and bench- rooms, cleaned up afterwards",
       permission: "operator",
       mutates: true,
-      params: { args: z.array(z.string().max(64)).max(32).default([]) },
+      params: { args: z._default(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(32)), []) },
       run: async (a, { context: s }) => {
         const bench = s.deps.benchmark ?? unavailable("the in-process benchmark is not available in this process");
         if (s.core.shuttingDown) throw new OpsError("INVALID_STATE", "the server is shutting down");
@@ -70,7 +70,7 @@ export function toolOps(): ServerOp[] {
     plugin("plugin.remove", { name: p.text(128) }, "unload and remove a plugin"),
     plugin(
       "plugin.call",
-      { name: p.text(128), method: p.text(128), args: z.array(z.unknown()).optional() },
+      { name: p.text(128), method: p.text(128), args: z.optional(z.array(z.unknown())) },
       "call a plugin's on-api method",
     ),
     plugin("extension.list", {}, "extension data: users and rooms holding values, and the keys in use", false, "ext"),
@@ -78,8 +78,8 @@ export function toolOps(): ServerOp[] {
       "extension.get",
       {
         scope: z.enum(["user", "room", "global"]),
-        id: z.union([z.string(), z.number()]).optional(),
-        key: z.string().optional(),
+        id: z.optional(z.union([z.string(), z.number()])),
+        key: z.optional(z.string()),
       },
       "extension values of a user, a room or the server",
       false,

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import type { Logger } from "../util/log.ts";
 import { type Actor, actorLabel, describeActor, type Permission, permits } from "./actor.ts";
 import { validateArgs } from "./args.ts";

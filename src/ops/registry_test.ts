@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { LogHub, type LogRecord } from "../util/log.ts";
 import type { Actor } from "./actor.ts";
 import { OpsError } from "./errors.ts";
@@ -48,7 +48,7 @@ function setup() {
     summary: "stop",
     permission: "operator",
     mutates: true,
-    params: { reason: z.string().optional() },
+    params: { reason: z.optional(z.string()) },
     run: (a, call) => {
       call.defer(() => call.context.shutdowns.push(a.reason ?? "none"));
       return { ok: true };

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import type * as z from "../util/zod.ts";
 import { defineOp, type Operation, type OpSpec } from "./op.ts";
 import type { OpsServices } from "./services.ts";
 
@@ -14,6 +14,6 @@ import type { OpsServices } from "./services.ts";
 export type ServerOp = Operation<OpsServices>;
 
 /** Declares an operation over the server (see {@link defineOp}). */
-export function serverOp<S extends z.ZodRawShape = Record<never, never>>(spec: OpSpec<OpsServices, S>): ServerOp {
+export function serverOp<S extends z.core.$ZodShape = Record<never, never>>(spec: OpSpec<OpsServices, S>): ServerOp {
   return defineOp(spec);
 }

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { type Actor, OpsError, p, type ServerOp, serverOp } from "../ops/mod.ts";
 import type { Room } from "../room/mod.ts";
 import { SYSTEM_HOST } from "../room/mod.ts";
@@ -19,7 +19,7 @@ import { FileError, PluginFiles } from "./files.ts";
 import type { RecentEvents } from "./recent_events.ts";
 
 const key = () => p.text(128);
-const value = () => z.string().max(65536, { error: "must be at most 65536 characters" }).nullable();
+const value = () => z.nullable(z.string().check(z.maxLength(65536, { error: "must be at most 65536 characters" })));
 
 async function guarded<T>(work: () => Promise<T> | T): Promise<T> {
   try {
@@ -98,8 +98,8 @@ export function extensionOps(store: () => ExtensionStore): ServerOp[] {
       permission: "ext",
       params: {
         scope: z.enum(["user", "room", "global"], { error: "expected user, room or global" }),
-        id: z.union([z.string().max(64), z.number().int()]).optional(),
-        key: key().optional(),
+        id: z.optional(z.union([z.string().check(z.maxLength(64)), z.int()])),
+        key: z.optional(key()),
       },
       run: (a) => {
         if (a.scope !== "global" && a.id === undefined) {
@@ -127,7 +127,7 @@ function filesOf(actor: Actor, root: string, maxBytes: number): PluginFiles {
 
 /** `file.read`, `file.write`, `file.list`, `file.delete`. */
 export function fileOps(dataDir: string, maxBytes: number): ServerOp[] {
-  const encoding = () => z.enum(["utf8", "base64"], { error: "expected utf8 or base64" }).default("utf8");
+  const encoding = () => z._default(z.enum(["utf8", "base64"], { error: "expected utf8 or base64" }), "utf8");
   const path = () => p.text(1024);
   return [
     serverOp({
@@ -238,7 +238,7 @@ export function stateOps(recent: RecentEvents): ServerOp[] {
       name: "runtime.events",
       summary: "the most recent domain events (kind, sequence, time, room, user), newest last",
       permission: "state.read",
-      params: { limit: p.limit(50, 256).nullable().optional() },
+      params: { limit: z.optional(z.nullable(p.limit(50, 256))) },
       run: (a) => ({ events: recent.latest(a.limit ?? 50) }),
     }),
   ];

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { type Actor, OpsError, p, type ServerOp, serverOp } from "../ops/mod.ts";
 import type { PluginHost } from "./host.ts";
 import { PluginNotFound, PluginStateError } from "./host_errors.ts";
@@ -95,7 +95,7 @@ export function pluginOps(host: PluginHost): ServerOp[] {
       summary: "reload one plugin, or every plugin (new files loaded, missing ones removed)",
       permission: "operator",
       mutates: true,
-      params: { name: name().optional() },
+      params: { name: z.optional(name()) },
       run: (a) =>
         guard(async () => a.name ? { plugins: [await host.reload(a.name)] } : { plugins: await host.reloadAll() }),
     }),
@@ -104,7 +104,7 @@ export function pluginOps(host: PluginHost): ServerOp[] {
       summary: "call a plugin's on-api method",
       permission: "plugin.call",
       mutates: true,
-      params: { name: name(), method: p.text(128), args: z.array(z.unknown()).max(64).default([]) },
+      params: { name: name(), method: p.text(128), args: z._default(z.array(z.unknown()).check(z.maxLength(64)), []) },
       run: async (a, call) => {
         if (!host.list().some((x) => x.id === a.name)) throw new OpsError("NOT_FOUND", `no plugin ${a.name}`);
         const out = await host.call(a.name, a.method, a.args.map(toJsonValue), {
@@ -119,7 +119,7 @@ export function pluginOps(host: PluginHost): ServerOp[] {
       summary: "serve a path with a plugin's on-api (any method; {p}, <p> or :p parameters)",
       permission: "plugin.register",
       mutates: true,
-      params: { path: p.text(256), plugin: name().optional() },
+      params: { path: p.text(256), plugin: z.optional(name()) },
       run: (a, { actor }) => guard(() => ({ path: host.registrations.route(pluginOf(actor, a.plugin, host), a.path) })),
     }),
     serverOp({
@@ -127,7 +127,7 @@ export function pluginOps(host: PluginHost): ServerOp[] {
       summary: "stop serving a plugin route",
       permission: "plugin.register",
       mutates: true,
-      params: { path: p.text(256), plugin: name().optional() },
+      params: { path: p.text(256), plugin: z.optional(name()) },
       run: (a, { actor }) =>
         guard(() => ({ removed: host.registrations.unregisterPath(pluginOf(actor, a.plugin, host), "route", a.path) })),
     }),
@@ -138,10 +138,10 @@ export function pluginOps(host: PluginHost): ServerOp[] {
       mutates: true,
       params: {
         path: p.text(256),
-        plugin: name().optional(),
-        event_types: z.array(z.string().max(64)).max(32).default([]),
-        ready: z.boolean().default(true),
-        keepalive: z.enum(["comment", "event"], { error: "expected comment or event" }).default("comment"),
+        plugin: z.optional(name()),
+        event_types: z._default(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(32)), []),
+        ready: z._default(z.boolean(), true),
+        keepalive: z._default(z.enum(["comment", "event"], { error: "expected comment or event" }), "comment"),
       },
       run: (a, { actor }) =>
         guard(() => ({
@@ -156,7 +156,7 @@ export function pluginOps(host: PluginHost): ServerOp[] {
       summary: "stop serving a plugin stream",
       permission: "plugin.register",
       mutates: true,
-      params: { path: p.text(256), plugin: name().optional() },
+      params: { path: p.text(256), plugin: z.optional(name()) },
       run: (a, { actor }) =>
         guard(() => ({
           removed: host.registrations.unregisterPath(pluginOf(actor, a.plugin, host), "stream", a.path),

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { type Actor, actorLabel, describeActor, OpsError, p, permits, type ServerOp, serverOp } from "../ops/mod.ts";
 import type { CommandVetoes } from "./vetoes.ts";
 
@@ -21,11 +21,11 @@ export function vetoOps(vetoes: CommandVetoes, now: () => number): ServerOp[] {
       permission: "room.manage",
       mutates: true,
       params: {
-        user_id: p.userId().optional(),
-        room_id: p.roomId().optional(),
-        commands: z.array(z.string().max(32)).max(16).default([]),
+        user_id: z.optional(p.userId()),
+        room_id: z.optional(p.roomId()),
+        commands: z._default(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(16)), []),
         reason: p.text(200),
-        ttl_secs: z.number().int().min(1).max(7 * 24 * 3600).optional(),
+        ttl_secs: z.optional(z.int().check(z.gte(1), z.lte(7 * 24 * 3600))),
       },
       run: (a, { actor }) => {
         if (a.user_id !== undefined && !permits(actor, "admin")) {
@@ -55,7 +55,7 @@ export function vetoOps(vetoes: CommandVetoes, now: () => number): ServerOp[] {
       summary: "remove a command veto (a plugin removes only its own)",
       permission: "room.manage",
       mutates: true,
-      params: { id: z.number().int().min(1) },
+      params: { id: z.int().check(z.gte(1)) },
       run: (a, { actor }) => {
         const removed = vetoes.remove(a.id, actor.kind === "plugin" ? actor.id : undefined);
         if (!removed) throw new OpsError("NOT_FOUND", `no veto ${a.id}`);

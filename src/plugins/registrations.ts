@@ -30,7 +30,7 @@ import {
   type SseRegistry,
 } from "../http/mod.ts";
 import { defineOp, OP_NAME, type Operation, type Ops, OpsError } from "../ops/mod.ts";
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import type { HandlerDescriptor } from "./facilities.ts";
 import { toJsonValue } from "./json_value.ts";
 import { type ConsoleCommands, type PluginCaller, renderLines } from "./registration_types.ts";
@@ -213,7 +213,7 @@ export class Registrations {
       summary: `${descriptor.description || "plugin handler"} (plugin ${plugin})`.slice(0, 200),
       permission: "plugin.call",
       mutates: true,
-      params: { args: z.array(z.unknown()).max(64).default([]) },
+      params: { args: z._default(z.array(z.unknown()).check(z.maxLength(64)), []) },
       run: async (a, call) => {
         const nested = call.actor.kind === "plugin";
         const out = await this.#call(plugin, method, a.args.map(toJsonValue), { nested });

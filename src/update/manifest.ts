@@ -13,7 +13,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { parseVersion } from "./version.ts";
 import { UpdateError } from "./errors.ts";
 
@@ -21,14 +21,14 @@ import { UpdateError } from "./errors.ts";
 export const MAX_ARTIFACT_BYTES = 1024 * 1024 * 1024;
 
 const ArtifactSchema = z.object({
-  url: z.string().min(1),
-  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, { error: "expected 64 hexadecimal digits" }),
-  size: z.int().min(1).max(MAX_ARTIFACT_BYTES),
+  url: z.string().check(z.minLength(1)),
+  sha256: z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, { error: "expected 64 hexadecimal digits" })),
+  size: z.int().check(z.gte(1), z.lte(MAX_ARTIFACT_BYTES)),
 });
 
 const ManifestSchema = z.object({
-  version: z.string().refine((v) => parseVersion(v) !== null, { error: "expected MAJOR.MINOR.PATCH[-pre]" }),
-  notes: z.string().max(4000).optional(),
+  version: z.string().check(z.refine((v) => parseVersion(v) !== null, { error: "expected MAJOR.MINOR.PATCH[-pre]" })),
+  notes: z.optional(z.string().check(z.maxLength(4000))),
   artifacts: z.record(z.string(), ArtifactSchema),
 });
 

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { OpsError, type ServerOp, serverOp } from "../ops/mod.ts";
 import { UpdateError } from "./errors.ts";
 import type { UpdateStatus } from "./status.ts";
@@ -80,7 +80,7 @@ export function updateOps(updater: Updater): ServerOp[] {
       summary: "automatic updates on or off (run-time switch; config reload leaves it), or show it",
       permission: "operator",
       mutates: true,
-      params: { enabled: z.boolean({ error: "expected true or false" }).optional() },
+      params: { enabled: z.optional(z.boolean({ error: "expected true or false" })) },
       run: (a) => mapped(() => (a.enabled === undefined ? updater.status() : updater.setAuto(a.enabled))),
     }),
     op("rollback", "put the previous binary back and restart into it", async () => {

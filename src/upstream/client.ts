@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { z } from "zod";
+import type * as z from "../util/zod.ts";
 import { type Clock, SystemClock } from "../util/clock.ts";
 import { ConcurrencyLimit } from "../util/concurrency_limit.ts";
 import { type Random, systemRandom } from "../util/random.ts";
@@ -192,7 +192,7 @@ export class Upstream {
     return this.#s.stats.snapshot();
   }
 
-  #json<S extends z.ZodType, T>(
+  #json<S extends z.ZodMiniType, T>(
     endpoint: UpstreamEndpoint,
     action: string,
     path: string,

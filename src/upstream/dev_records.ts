@@ -12,7 +12,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 import { fnv1a32 } from "./dev_accounts.ts";
 import { MAX_DEV_CHART_ID } from "./dev_charts.ts";
 
@@ -121,21 +121,21 @@ export function deterministicRecord(id: number): DevRecord | null {
   };
 }
 
-const count = z.number().int().min(0).max(2147483647);
+const count = z.int().check(z.gte(0), z.lte(2147483647));
 
 /** Body of `POST /play/upload`; every field is optional (an empty body is a 100-note all-perfect play). */
 export const uploadSchema = z.object({
-  chart: z.number().int().min(1).max(2147483647).optional(),
-  score: count.optional(),
-  accuracy: z.number().min(0).max(1).optional(),
-  perfect: count.optional(),
-  good: count.optional(),
-  bad: count.optional(),
-  miss: count.optional(),
-  max_combo: count.optional(),
-  full_combo: z.boolean().optional(),
-  std: z.number().nullable().optional(),
-  std_score: z.number().nullable().optional(),
+  chart: z.optional(z.int().check(z.gte(1), z.lte(2147483647))),
+  score: z.optional(count),
+  accuracy: z.optional(z.number().check(z.gte(0), z.lte(1))),
+  perfect: z.optional(count),
+  good: z.optional(count),
+  bad: z.optional(count),
+  miss: z.optional(count),
+  max_combo: z.optional(count),
+  full_combo: z.optional(z.boolean()),
+  std: z.optional(z.nullable(z.number())),
+  std_score: z.optional(z.nullable(z.number())),
 });
 
 /** Fills the defaults of an upload: missing counts -> 100 perfect; score, accuracy, combo derived. */

@@ -18,7 +18,7 @@ import {
   type uploadSchema,
 } from "./dev_records.ts";
 import { type DevProfile, type DevUser, type DevUserInit, DevUsers } from "./dev_users.ts";
-import type { z } from "zod";
+import type * as z from "../util/zod.ts";
 
 export type { DevProfile, DevUser, DevUserInit } from "./dev_users.ts";
 

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "../util/zod.ts";
 
-const i32 = z.number().int().min(-2147483648).max(2147483647);
+const i32 = z.int().check(z.gte(-2147483648), z.lte(2147483647));
 
 /** Account behind a token (`GET /me`). */
 export interface UpstreamUser {
@@ -99,20 +99,20 @@ export interface UpstreamLogin {
 /** Validates `/me`. */
 export const userSchema = z.object({ id: i32, name: z.string(), language: z.string() });
 
-const optional = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
+const optional = <T extends z.ZodMiniType>(t: T) => z.catch(z.optional(t), undefined);
 
 /** Validates `/chart/{id}`. */
 export const chartSchema = z.object({
   id: i32,
   name: z.string(),
-  file: z.string().nullable().optional().catch(null),
+  file: z.catch(z.optional(z.nullable(z.string())), null),
   level: optional(z.string()),
   difficulty: optional(z.number()),
   charter: optional(z.string()),
   composer: optional(z.string()),
   illustrator: optional(z.string()),
   description: optional(z.string()),
-  rating: optional(z.number().nullable()),
+  rating: optional(z.nullable(z.number())),
   ranked: optional(z.boolean()),
   reviewed: optional(z.boolean()),
   stable: optional(z.boolean()),
@@ -135,22 +135,22 @@ export const recordSchema = z.object({
   bad: i32,
   miss: i32,
   max_combo: i32,
-  accuracy: z.number().min(0).max(1),
+  accuracy: z.number().check(z.gte(0), z.lte(1)),
   full_combo: z.boolean(),
-  std: z.number().nullable().optional(),
-  std_score: z.number().nullable().optional(),
+  std: z.optional(z.nullable(z.number())),
+  std_score: z.optional(z.nullable(z.number())),
 });
 
 /** Validates `/user/{id}`; display fields of a wrong type are dropped (`null`). */
 export const profileSchema = z.object({
   id: i32,
   name: z.string(),
-  avatar: z.string().nullable().optional().catch(null),
-  rks: z.number().finite().nullable().optional().catch(null),
+  avatar: z.catch(z.optional(z.nullable(z.string())), null),
+  rks: z.catch(z.optional(z.nullable(z.number())), null),
 });
 
 /** Validates a page of `/user?search=`. */
-export const profilePageSchema = z.object({ count: z.number().int().min(0), results: z.array(profileSchema) });
+export const profilePageSchema = z.object({ count: z.int().check(z.gte(0)), results: z.array(profileSchema) });
 
 /** Normalizes a parsed profile (absent `avatar`/`rks` become `null`). */
 export function toProfile(p: z.output<typeof profileSchema>): UpstreamProfile {
@@ -158,9 +158,9 @@ export function toProfile(p: z.output<typeof profileSchema>): UpstreamProfile {
 }
 
 /** Validates `/me` read for its display fields: a profile plus the account's registration and last login times. */
-export const accountSchema = profileSchema.extend({
-  joined: z.string().nullable().optional().catch(null),
-  last_login: z.string().nullable().optional().catch(null),
+export const accountSchema = z.extend(profileSchema, {
+  joined: z.catch(z.optional(z.nullable(z.string())), null),
+  last_login: z.catch(z.optional(z.nullable(z.string())), null),
 });
 
 /** Normalizes a parsed account profile (absent display fields become `null`). */
@@ -171,9 +171,9 @@ export function toAccount(p: z.output<typeof accountSchema>): UpstreamAccount {
 /** Validates `/login`. */
 export const loginSchema = z.object({
   id: i32,
-  token: z.string().min(1),
-  refreshToken: z.string().optional(),
-  expireAt: z.union([z.string(), z.number()]).optional(),
+  token: z.string().check(z.minLength(1)),
+  refreshToken: z.optional(z.string()),
+  expireAt: z.optional(z.union([z.string(), z.number()])),
 });
 
 /** Copies `obj` without its `undefined` values (for exactOptionalPropertyTypes). */
@@ -194,7 +194,7 @@ export function toRecord(r: z.output<typeof recordSchema>): UpstreamRecord {
 }
 
 /** `player: expected number` -- the first validation issue, short. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return "does not match the expected shape";
   const path = issue.path.map(String).join(".") || "body";
