@@ -30,7 +30,7 @@ import { lazyErrorReporter } from "./reporting/lazy.ts";
 import { closeOps, createOps } from "./ops/mod.ts";
 import { Persistence, SCHEMA_VERSION } from "./persistence/mod.ts";
 import { GameServer, inGameConsole } from "./server/mod.ts";
-import { PendingApprovals } from "./uds/mod.ts";
+import { PendingApprovals } from "./uds/approvals.ts";
 import { EXIT_RESTART, updateOps, Updater } from "./update/mod.ts";
 import { Upstream } from "./upstream/client.ts";
 import { SystemClock } from "./util/clock.ts";

@@ -4,8 +4,8 @@
  * persistent rooms restored, a mode's own parts, then the game port, HTTP,
  * the plugin host, the account backend, the local socket, the start-up
  * summary and the terminal console. Parts that only some configurations use
- * (plugins, accounts) are imported here when switched on (issue 15 "Load on
- * demand").
+ * (plugins, accounts, the local socket) are imported here when switched on
+ * (issue 15 "Load on demand").
  *
  * @module
  */
@@ -25,7 +25,7 @@ import type { ServerOps } from "./ops/mod.ts";
 import type { Persistence } from "./persistence/mod.ts";
 import type { PluginSystem } from "./plugins/wiring.ts";
 import type { GameServer } from "./server/mod.ts";
-import { type OpenUdsHandle, type PendingApprovals, startOpenUds } from "./uds/mod.ts";
+import type { OpenUdsHandle, PendingApprovals } from "./uds/mod.ts";
 import type { Updater } from "./update/mod.ts";
 import type { Upstream } from "./upstream/client.ts";
 import { bindWithRetry } from "./util/bind_retry.ts";
@@ -161,7 +161,8 @@ export async function bringUp(w: Wiring): Promise<void> {
     running.accounts = await mountAccounts({ config, server, bus: w.bus, upstream: w.upstream, clock, log });
   }
   if (config.openuds.enabled && Deno.build.os !== "windows") {
-    // The server works without the local socket: a failure is logged, not fatal.
+    // The server works without the local socket: a failure is logged, not fatal. Loaded only when switched on.
+    const { startOpenUds } = await import("./uds/mod.ts");
     running.uds = await startOpenUds({ ops, config: config.openuds, approvals: w.approvals, logs: w.logs }).catch(
       (error) => {
         log.error("OpenUDS did not start", { error: String(error) });
