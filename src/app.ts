@@ -104,7 +104,7 @@ export function startApp(given: LoadedConfig, options: StartOptions = {}): App {
     },
     persistence,
     schemaVersion: SCHEMA_VERSION,
-    config: { initial: loaded, load: () => adjust(loadConfig({ args: options.args ?? [] })) },
+    config: { initial: loaded, load: async () => adjust(await loadConfig({ args: options.args ?? [] })) },
     // Read when called: the benchmark is built from these operations just below.
     get benchmark() {
       return benchmarks.runner;

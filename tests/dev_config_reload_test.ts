@@ -51,7 +51,7 @@ Deno.test("config reload with dev's endpoint override carried through: no spurio
     await t.step("with the override: nothing changed, then only the real change", async () => {
       const dataDir = await dirs.fresh();
       await Deno.writeTextFile(file, configYaml({ port: freePort(), dataDir, serverName: "Before" }));
-      const app = startApp(loadConfig({ args }), {
+      const app = startApp(await loadConfig({ args }), {
         console: false,
         args,
         adjust: (l) => withDevUpstream(l, dev.url),
@@ -85,7 +85,7 @@ Deno.test("config reload with dev's endpoint override carried through: no spurio
     await t.step("without it (the override applied to the start only): the endpoint reads as changed", async () => {
       const dataDir = await dirs.fresh();
       await Deno.writeTextFile(file, configYaml({ port: freePort(), dataDir, serverName: "Before" }));
-      const loaded = withDevUpstream(loadConfig({ args }), dev.url);
+      const loaded = withDevUpstream(await loadConfig({ args }), dev.url);
       const app = startApp(loaded, { console: false, args });
       try {
         await app.ready;

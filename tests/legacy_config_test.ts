@@ -4,14 +4,16 @@
  * then `PM_*`, then `--flags` — with `http_port` 61234 when nothing sets it
  * and defaults when the file is missing.
  */
-import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
+import { deepEqual, equal, match, ok, rejects } from "node:assert/strict";
 import { ConfigError, loadConfig } from "../src/config/mod.ts";
 import { LEGACY_HTTP_PORT, withLegacyDefaults } from "../legacy/mod.ts";
 
 const files = (text: string | null) => (path: string) => (path.endsWith("server_config.yml") ? text : null);
 
-Deno.test("legacy config: defaults without a file, 61234 unless set, legacy keys from file, env and flags", () => {
-  const none = withLegacyDefaults(loadConfig({ args: ["legacy"], env: {}, cwd: "/x", readTextFile: files(null) }));
+Deno.test("legacy config: defaults without a file, 61234 unless set, legacy keys from file, env and flags", async () => {
+  const none = withLegacyDefaults(
+    await loadConfig({ args: ["legacy"], env: {}, cwd: "/x", readTextFile: files(null) }),
+  );
   equal(none.file, null);
   deepEqual(
     [
@@ -32,7 +34,7 @@ Deno.test("legacy config: defaults without a file, 61234 unless set, legacy keys
     "room_creation_enabled: false",
     "monitors: [2, 5]",
   ].join("\n");
-  const file = withLegacyDefaults(loadConfig({ args: [], env: {}, cwd: "/x", readTextFile: files(yml) }));
+  const file = withLegacyDefaults(await loadConfig({ args: [], env: {}, cwd: "/x", readTextFile: files(yml) }));
   deepEqual(
     [
       file.config.port,
@@ -44,14 +46,14 @@ Deno.test("legacy config: defaults without a file, 61234 unless set, legacy keys
     ],
     [23000, 23001, "from-the-file-token", true, false, [2, 5]],
   );
-  const env = loadConfig({
+  const env = await loadConfig({
     args: [],
     env: { PM_ADMIN_TOKEN: "from-the-environment" },
     cwd: "/x",
     readTextFile: files(yml),
   });
   equal(env.config.admin_token, "from-the-environment");
-  const flag = loadConfig({
+  const flag = await loadConfig({
     args: ["--admin-token", "from-the-command-line", "--replay-enabled=false", "--legacy.lua-memory-mb", "32"],
     env: { PM_ADMIN_TOKEN: "from-the-environment" },
     cwd: "/x",
@@ -65,45 +67,43 @@ Deno.test("legacy config: defaults without a file, 61234 unless set, legacy keys
   ok(flag.warnings.some((w) => /Secret admin_token given on the command line \(--admin-token\)/.test(w)));
   equal(flag.sources.get("admin_token")?.kind, "flag");
   equal(
-    withLegacyDefaults(loadConfig({ args: ["--http-port", "0"], env: {}, cwd: "/x", readTextFile: files(null) })).config
+    withLegacyDefaults(await loadConfig({ args: ["--http-port", "0"], env: {}, cwd: "/x", readTextFile: files(null) }))
+      .config
       .http_port,
     0,
   );
 });
 
-Deno.test("legacy config: bad values are refused with the main configuration's messages, secrets masked", () => {
-  throws(
+Deno.test("legacy config: bad values are refused with the main configuration's messages, secrets masked", async () => {
+  await rejects(
     () => loadConfig({ args: [], env: { PM_LEGACY__LUA_MEMORY_MB: "0" }, cwd: "/x", readTextFile: files(null) }),
     (e: Error) =>
       e instanceof ConfigError &&
       /legacy\.lua_memory_mb = 0 \(from environment PM_LEGACY__LUA_MEMORY_MB\): expected an integer between 1 and 4096/
         .test(e.message),
   );
-  throws(
+  await rejects(
     () => loadConfig({ args: [], env: {}, cwd: "/x", readTextFile: files("replay_enabled: maybe") }),
     (e: Error) => e instanceof ConfigError && /replay_enabled/.test(e.message) && /expected a boolean/.test(e.message),
   );
-  throws(
-    () =>
-      loadConfig({
-        args: [
-          "--profile",
-          "Production",
-          "--admin-password",
-          "a-strong-password-1",
-          "--service-secret-key",
-          "0123456789abcdef01",
-          "--admin-token",
-          "short",
-        ],
-        env: {},
-        cwd: "/x",
-        readTextFile: files(null),
-      }),
-    (e: Error) => {
-      match(e.message, /admin_token .*must be at least 16 characters/);
-      ok(!e.message.includes("short"), "the secret is masked");
-      return true;
-    },
-  );
+  await rejects(() =>
+    loadConfig({
+      args: [
+        "--profile",
+        "Production",
+        "--admin-password",
+        "a-strong-password-1",
+        "--service-secret-key",
+        "0123456789abcdef01",
+        "--admin-token",
+        "short",
+      ],
+      env: {},
+      cwd: "/x",
+      readTextFile: files(null),
+    }), (e: Error) => {
+    match(e.message, /admin_token .*must be at least 16 characters/);
+    ok(!e.message.includes("short"), "the secret is masked");
+    return true;
+  });
 });

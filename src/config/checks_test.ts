@@ -5,13 +5,13 @@ import { loadConfig, type LoadedConfig } from "./load.ts";
 
 const GOOD = { PM_ADMIN_PASSWORD: "correct horse battery", SERVICE_SECRET_KEY: "0123456789abcdef0123" };
 
-function load(env: Record<string, string>, args: string[] = []): LoadedConfig {
+function load(env: Record<string, string>, args: string[] = []): Promise<LoadedConfig> {
   return loadConfig({ args, env, cwd: "/srv", readTextFile: () => null });
 }
 
-function problems(env: Record<string, string>, args: string[] = []): readonly string[] {
+async function problems(env: Record<string, string>, args: string[] = []): Promise<readonly string[]> {
   try {
-    load(env, args);
+    await load(env, args);
   } catch (e) {
     if (e instanceof ConfigError) return e.problems;
     throw e;
@@ -19,8 +19,8 @@ function problems(env: Record<string, string>, args: string[] = []): readonly st
   return [];
 }
 
-Deno.test("Production accepts strong secrets and an https upstream", () => {
-  const loaded = load({ ...GOOD, PM_PROFILE: "Production" });
+Deno.test("Production accepts strong secrets and an https upstream", async () => {
+  const loaded = await load({ ...GOOD, PM_PROFILE: "Production" });
   assert.equal(loaded.config.profile, "Production");
   assert.deepEqual(loaded.warnings, []);
 });
@@ -74,25 +74,25 @@ Deno.test("Production refuses missing, empty and well-known secrets", async (t) 
     ],
   ];
   for (const [name, env, expected] of cases) {
-    await t.step(name, () => assert.deepEqual(problems({ ...env, PM_PROFILE: "Production" }), [expected]));
+    await t.step(name, async () => assert.deepEqual(await problems({ ...env, PM_PROFILE: "Production" }), [expected]));
   }
 });
 
-Deno.test("Production refuses several findings at once", () => {
-  assert.equal(problems({ PM_PROFILE: "Production", PM_GAME_API_ENDPOINT: "http://x.example" }).length, 3);
+Deno.test("Production refuses several findings at once", async () => {
+  assert.equal((await problems({ PM_PROFILE: "Production", PM_GAME_API_ENDPOINT: "http://x.example" })).length, 3);
 });
 
-Deno.test("Staging warns about each Production finding; Development lists them apart and sums them up in one line", () => {
+Deno.test("Staging warns about each Production finding; Development lists them apart and sums them up in one line", async () => {
   const env = { PM_ADMIN_PASSWORD: "admin", PM_GAME_API_ENDPOINT: "http://x.example" };
   const findings = [
     "admin_password = **** (from environment PM_ADMIN_PASSWORD): is a well-known password; refused in profile Production",
     "service_secret_key = (unset) (default value): must be set (also read from SERVICE_SECRET_KEY); refused in profile Production",
     'game_api_endpoint = "http://x.example" (from environment PM_GAME_API_ENDPOINT): must use https; refused in profile Production',
   ];
-  const staging = load({ ...env, PM_PROFILE: "Staging" });
+  const staging = await load({ ...env, PM_PROFILE: "Staging" });
   assert.deepEqual(staging.warnings, findings);
   assert.deepEqual(staging.production, []);
-  const development = load({ ...env, PM_PROFILE: "Development" });
+  const development = await load({ ...env, PM_PROFILE: "Development" });
   assert.deepEqual(development.warnings, [], "not warnings in Development, where they are expected");
   assert.deepEqual(development.production, findings, "check-config lists them");
   assert.equal(
@@ -100,31 +100,35 @@ Deno.test("Staging warns about each Production finding; Development lists them a
     "Development profile: fine here, but Production would refuse admin_password, service_secret_key, " +
       "game_api_endpoint (details: deno task check-config)",
   );
-  assert.equal(productionSummary(load({ ...GOOD, PM_PROFILE: "Development" }).production ?? []), null);
+  assert.equal(productionSummary((await load({ ...GOOD, PM_PROFILE: "Development" })).production ?? []), null);
 });
 
-Deno.test("Production allows openuds approval mode with a warning", () => {
-  const loaded = load({ ...GOOD, PM_PROFILE: "Production", PM_OPENUDS__ENABLED: "true" });
+Deno.test("Production allows openuds approval mode with a warning", async () => {
+  const loaded = await load({ ...GOOD, PM_PROFILE: "Production", PM_OPENUDS__ENABLED: "true" });
   assert.equal(loaded.config.openuds.auth_token, "");
   assert.deepEqual(loaded.warnings, [
     "openuds.auth_token = (unset) (default value): empty: local-socket clients use approval mode (approve openuds <id> at the console)",
   ]);
-  const withToken = load({ ...GOOD, PM_PROFILE: "Production", PM_OPENUDS: '{"enabled":true,"auth_token":"tok-123"}' });
+  const withToken = await load({
+    ...GOOD,
+    PM_PROFILE: "Production",
+    PM_OPENUDS: '{"enabled":true,"auth_token":"tok-123"}',
+  });
   assert.deepEqual(withToken.warnings, []);
 });
 
-Deno.test("ports must differ in every profile", () => {
-  assert.deepEqual(problems({ PM_HTTP_PORT: "12346" }), [
+Deno.test("ports must differ in every profile", async () => {
+  assert.deepEqual(await problems({ PM_HTTP_PORT: "12346" }), [
     "http_port = 12346 (from environment PM_HTTP_PORT): must differ from port",
   ]);
-  assert.deepEqual(problems({ PM_TRUSTED_FORWARDED_HTTP_PORT: "12347" }), [
+  assert.deepEqual(await problems({ PM_TRUSTED_FORWARDED_HTTP_PORT: "12347" }), [
     "trusted_forwarded_http_port = 12347 (from environment PM_TRUSTED_FORWARDED_HTTP_PORT): must differ from port and http_port",
   ]);
-  assert.deepEqual(problems({ PM_HTTP_PORT: "0", PM_TRUSTED_FORWARDED_HTTP_PORT: "8080" }), []);
+  assert.deepEqual(await problems({ PM_HTTP_PORT: "0", PM_TRUSTED_FORWARDED_HTTP_PORT: "8080" }), []);
 });
 
-Deno.test("table_retention rules that do nothing or fall back are warned about", () => {
-  const loaded = load({
+Deno.test("table_retention rules that do nothing or fall back are warned about", async () => {
+  const loaded = await load({
     PM_TABLE_RETENTION:
       '{"a":{"days":3},"events":{},"visits":{"days":3},"rounds":{"days":3,"time_col":"finished_at"},' +
       '"telemetry_batches":{"max_rows":10,"time_col":"at"}}',

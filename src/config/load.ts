@@ -11,7 +11,6 @@ import { checkConfig } from "./checks.ts";
 import { emptyLayer, type LayerResult } from "./coerce.ts";
 import { type EnvVars, readEnv, type ReadTextFile } from "./env.ts";
 import { ConfigError } from "./errors.ts";
-import { readConfigFile } from "./file.ts";
 import { parseFlags } from "./flags.ts";
 import { keyByPath, LEAF_KEYS } from "./keys.ts";
 import { formatProblem } from "./mask.ts";
@@ -168,7 +167,7 @@ function describeIssue(issue: z.core.$ZodIssue, merged: Merged): string {
  * Loads and validates the configuration. Throws {@link ConfigError} listing every problem: wrong types or values
  * (naming key, value and source), unreadable or invalid files, and the profile rules of `checks.ts`.
  */
-export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
   const args = options.args ?? Deno.args;
   const env = options.env ?? Deno.env.toObject();
   const cwd = options.cwd ?? Deno.cwd();
@@ -192,6 +191,8 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     }
     if (text !== null) {
       file = absolute;
+      // The YAML parser is loaded only when there is a file to read: a server on its defaults never needs it.
+      const { readConfigFile } = await import("./file.ts");
       const parsed = readConfigFile(text, displayFile);
       fileLayer.assignments.push(...parsed.assignments);
       fileLayer.problems.push(...parsed.problems);

@@ -7,7 +7,7 @@ import { sourceLabel } from "./sources.ts";
 type Input = { files?: Record<string, string>; env?: Record<string, string>; args?: string[] };
 
 /** Loads with everything injected; files are keyed by absolute path under `/srv`. */
-function load(input: Input = {}): LoadedConfig {
+function load(input: Input = {}): Promise<LoadedConfig> {
   return loadConfig({
     args: input.args ?? [],
     env: input.env ?? {},
@@ -17,9 +17,9 @@ function load(input: Input = {}): LoadedConfig {
 }
 
 /** The ConfigError thrown by loading `input`. */
-function failure(input: Input): ConfigError {
+async function failure(input: Input): Promise<ConfigError> {
   try {
-    load(input);
+    await load(input);
   } catch (e) {
     if (e instanceof ConfigError) return e;
     throw e;
@@ -29,8 +29,8 @@ function failure(input: Input): ConfigError {
 
 const label = (loaded: LoadedConfig, key: string) => sourceLabel(loaded.sources.get(key) ?? { kind: "default" });
 
-Deno.test("loadConfig without file, env or flags gives the defaults", () => {
-  const loaded = load();
+Deno.test("loadConfig without file, env or flags gives the defaults", async () => {
+  const loaded = await load();
   assert.deepEqual(loaded.config, defaultConfig());
   assert.equal(loaded.file, null);
   assert.deepEqual(loaded.rest, []);
@@ -38,8 +38,8 @@ Deno.test("loadConfig without file, env or flags gives the defaults", () => {
   assert.equal(label(loaded, "openuds.enabled"), "default");
 });
 
-Deno.test("loadConfig applies defaults < file < env < flag with sources", () => {
-  const loaded = load({
+Deno.test("loadConfig applies defaults < file < env < flag with sources", async () => {
+  const loaded = await load({
     files: { "/srv/server_config.yml": "port: 1000\nhttp_port: 2000\nmax_sessions: 10\nopenuds:\n  enabled: true\n" },
     env: { PM_PORT: "1001", PM_HTTP_PORT: "2001", PM_OPENUDS__MAX_CONNECTIONS: "7" },
     args: ["--port", "1002"],
@@ -111,12 +111,12 @@ Deno.test("loadConfig coerces environment text by schema type", async (t) => {
     ]],
   ];
   for (const [name, env, get, expected] of cases) {
-    await t.step(name, () => assert.deepEqual(get(load({ env })), expected));
+    await t.step(name, async () => assert.deepEqual(get(await load({ env })), expected));
   }
 });
 
-Deno.test("loadConfig reports a wrong type from the environment with key, value and source", () => {
-  const error = failure({ env: { PM_PORT: "abc" } });
+Deno.test("loadConfig reports a wrong type from the environment with key, value and source", async () => {
+  const error = await failure({ env: { PM_PORT: "abc" } });
   assert.deepEqual(error.problems, [
     'port = "abc" (from environment PM_PORT): expected an integer between 1 and 65535',
   ]);
@@ -127,22 +127,22 @@ Deno.test("loadConfig reports a wrong type from the environment with key, value 
   assert.equal(error.code, "CONFIG_INVALID");
 });
 
-Deno.test("loadConfig reports a wrong type from the file with path and line", () => {
-  const error = failure({ files: { "/srv/server_config.yml": "port: 12346\nchat_enabled: maybe\n" } });
+Deno.test("loadConfig reports a wrong type from the file with path and line", async () => {
+  const error = await failure({ files: { "/srv/server_config.yml": "port: 12346\nchat_enabled: maybe\n" } });
   assert.deepEqual(error.problems, [
     'chat_enabled = "maybe" (from file server_config.yml line 2): expected a boolean (true or false)',
   ]);
 });
 
-Deno.test("loadConfig reports a wrong value from a flag", () => {
-  const error = failure({ args: ["--http-port=70000"] });
+Deno.test("loadConfig reports a wrong value from a flag", async () => {
+  const error = await failure({ args: ["--http-port=70000"] });
   assert.deepEqual(error.problems, [
     "http_port = 70000 (from flag --http-port): expected an integer between 0 and 65535",
   ]);
 });
 
-Deno.test("loadConfig collects every problem, not just the first", () => {
-  const error = failure({
+Deno.test("loadConfig collects every problem, not just the first", async () => {
+  const error = await failure({
     files: { "/cfg/c.yml": "monitors: [1, x]\nopenuds:\n  max_connections: 0\n" },
     env: { PM_GAME_API_ENDPOINT: "not a url", PM_MONITORS_X: "1" },
     args: ["--config", "/cfg/c.yml", "--log-level", "loud"],
@@ -158,14 +158,14 @@ Deno.test("loadConfig collects every problem, not just the first", () => {
   assert.ok(error.warnings.some((w) => w.includes("PM_MONITORS_X")));
 });
 
-Deno.test("loadConfig reports invalid JSON in an environment list", () => {
-  const error = failure({ env: { PM_MONITORS: "[2," } });
+Deno.test("loadConfig reports invalid JSON in an environment list", async () => {
+  const error = await failure({ env: { PM_MONITORS: "[2," } });
   assert.equal(error.problems.length, 1);
   assert.match(error.problems[0] ?? "", /^monitors = "\[2," \(from environment PM_MONITORS\): invalid JSON/);
 });
 
-Deno.test("loadConfig warns about unknown keys with their source", () => {
-  const loaded = load({
+Deno.test("loadConfig warns about unknown keys with their source", async () => {
+  const loaded = await load({
     files: { "/srv/server_config.yml": "port: 1\nfrobnicate: 3\nopenuds:\n  colour: blue\n" },
     env: { PM_NOPE: "1", PM_TEST_DATABASE_URL: "postgres://x/y", PM_PROT: "1", PM_CHAT_ENABLD: "1" },
     args: ["--tui"],
@@ -180,48 +180,51 @@ Deno.test("loadConfig warns about unknown keys with their source", () => {
   assert.deepEqual(loaded.rest, ["--tui"]);
 });
 
-Deno.test("loadConfig reports invalid YAML with file, line and column", () => {
-  const error = failure({ files: { "/srv/server_config.yml": "port: 1\nmonitors: [1,\n" } });
+Deno.test("loadConfig reports invalid YAML with file, line and column", async () => {
+  const error = await failure({ files: { "/srv/server_config.yml": "port: 1\nmonitors: [1,\n" } });
   assert.equal(error.problems.length, 1);
   assert.match(error.problems[0] ?? "", /^cannot parse server_config\.yml line 3 column 1: /);
-  const dup = failure({ files: { "/srv/server_config.yml": "port: 1\nport: 2\n" } });
+  const dup = await failure({ files: { "/srv/server_config.yml": "port: 1\nport: 2\n" } });
   assert.match(dup.problems[0] ?? "", /^cannot parse server_config\.yml line 2 column 1: Map keys must be unique/);
 });
 
-Deno.test("loadConfig refuses a top level that is not a mapping", () => {
-  const error = failure({ files: { "/srv/server_config.yml": "- port\n" } });
+Deno.test("loadConfig refuses a top level that is not a mapping", async () => {
+  const error = await failure({ files: { "/srv/server_config.yml": "- port\n" } });
   assert.match(error.problems[0] ?? "", /expected a mapping of configuration keys/);
 });
 
-Deno.test("loadConfig accepts an empty file and a null section", () => {
-  assert.deepEqual(load({ files: { "/srv/server_config.yml": "" } }).config, defaultConfig());
-  const loaded = load({ files: { "/srv/server_config.yml": "openuds:\n" } });
+Deno.test("loadConfig accepts an empty file and a null section", async () => {
+  assert.deepEqual((await load({ files: { "/srv/server_config.yml": "" } })).config, defaultConfig());
+  const loaded = await load({ files: { "/srv/server_config.yml": "openuds:\n" } });
   assert.deepEqual(loaded.config.openuds, defaultConfig().openuds);
 });
 
-Deno.test("loadConfig: missing default file is fine, missing named file is an error", () => {
-  assert.equal(load().file, null);
-  const error = failure({ args: ["--config", "other.yml"] });
+Deno.test("loadConfig: missing default file is fine, missing named file is an error", async () => {
+  assert.equal((await load()).file, null);
+  const error = await failure({ args: ["--config", "other.yml"] });
   assert.deepEqual(error.problems, ["configuration file other.yml not found (from flag --config)"]);
-  const named = load({ files: { "/srv/conf/x.yml": "port: 5" }, args: ["--config=conf/x.yml"] });
+  const named = await load({ files: { "/srv/conf/x.yml": "port: 5" }, args: ["--config=conf/x.yml"] });
   assert.equal(named.file, "/srv/conf/x.yml");
   assert.equal(named.config.port, 5);
   assert.equal(label(named, "port"), "file conf/x.yml");
 });
 
-Deno.test("loadConfig reports an unreadable file", () => {
+Deno.test("loadConfig reports an unreadable file", async () => {
   const readTextFile = (): string => {
     throw new Error("Permission denied");
   };
-  assert.throws(() => loadConfig({ args: [], env: {}, cwd: "/srv", readTextFile }), (e: unknown) => {
+  await assert.rejects(() => loadConfig({ args: [], env: {}, cwd: "/srv", readTextFile }), (e: unknown) => {
     assert.ok(e instanceof ConfigError);
     assert.deepEqual(e.problems, ["cannot read server_config.yml: Permission denied"]);
     return true;
   });
 });
 
-Deno.test("loadConfig never prints a secret value in a problem", () => {
-  const error = failure({ env: { PM_DATABASE_URL: "mysql://root:topsecret@db/x" }, args: ["--sentry-dsn", "s3cr3t"] });
+Deno.test("loadConfig never prints a secret value in a problem", async () => {
+  const error = await failure({
+    env: { PM_DATABASE_URL: "mysql://root:topsecret@db/x" },
+    args: ["--sentry-dsn", "s3cr3t"],
+  });
   assert.equal(error.problems.length, 2);
   for (const p of error.problems) {
     assert.ok(!p.includes("topsecret") && !p.includes("s3cr3t"), p);
@@ -231,14 +234,14 @@ Deno.test("loadConfig never prints a secret value in a problem", () => {
   ));
 });
 
-Deno.test("loadConfig returns non-configuration arguments in order", () => {
-  const loaded = load({ args: ["start", "--port", "1", "--tui", "-h", "--bench", "5", "--", "--port", "9"] });
+Deno.test("loadConfig returns non-configuration arguments in order", async () => {
+  const loaded = await load({ args: ["start", "--port", "1", "--tui", "-h", "--bench", "5", "--", "--port", "9"] });
   assert.equal(loaded.config.port, 1);
   assert.deepEqual(loaded.rest, ["start", "--tui", "-h", "--bench", "5", "--", "--port", "9"]);
 });
 
-Deno.test("loadConfig: a later layer replaces lists and maps whole", () => {
-  const loaded = load({
+Deno.test("loadConfig: a later layer replaces lists and maps whole", async () => {
+  const loaded = await load({
     files: { "/srv/server_config.yml": "monitors: [1, 2, 3]\nwelcome:\n  messages:\n    en-US: [a]\n" },
     env: { PM_MONITORS: "[9]", PM_WELCOME__MESSAGES: '{"zh-CN":["b"]}' },
   });
@@ -246,17 +249,20 @@ Deno.test("loadConfig: a later layer replaces lists and maps whole", () => {
   assert.deepEqual(loaded.config.welcome.messages, { "zh-CN": ["b"] });
 });
 
-Deno.test("loadConfig: a section with a wrong type from the file names the section", () => {
-  const error = failure({ files: { "/srv/server_config.yml": "openuds: true\n" } });
+Deno.test("loadConfig: a section with a wrong type from the file names the section", async () => {
+  const error = await failure({ files: { "/srv/server_config.yml": "openuds: true\n" } });
   assert.deepEqual(error.problems, [
     "openuds = true (from file server_config.yml line 1): expected a mapping of openuds settings",
   ]);
-  const fixed = load({ files: { "/srv/server_config.yml": "openuds: true\n" }, env: { PM_OPENUDS__ENABLED: "1" } });
+  const fixed = await load({
+    files: { "/srv/server_config.yml": "openuds: true\n" },
+    env: { PM_OPENUDS__ENABLED: "1" },
+  });
   assert.equal(fixed.config.openuds.enabled, true);
 });
 
-Deno.test("loadConfig reports table_retention mistakes with the full path and the key's own line", () => {
-  const error = failure({
+Deno.test("loadConfig reports table_retention mistakes with the full path and the key's own line", async () => {
+  const error = await failure({
     files: { "/srv/server_config.yml": "table_retention:\n  mp_events:\n    max_rows: -1\n    rows: 3\n" },
   });
   assert.deepEqual(error.problems, [
@@ -268,8 +274,10 @@ Deno.test("loadConfig reports table_retention mistakes with the full path and th
   ]);
 });
 
-Deno.test("loadConfig names the nearest key of a misspelled one in the file", () => {
-  const loaded = load({ files: { "/srv/server_config.yml": "prot: 1\nopenuds:\n  enabeld: true\nmax-rooms: 3\n" } });
+Deno.test("loadConfig names the nearest key of a misspelled one in the file", async () => {
+  const loaded = await load({
+    files: { "/srv/server_config.yml": "prot: 1\nopenuds:\n  enabeld: true\nmax-rooms: 3\n" },
+  });
   assert.deepEqual(loaded.warnings, [
     'Unknown configuration key "prot" (from file server_config.yml line 1) is ignored; did you mean port?',
     'Unknown configuration key "openuds.enabeld" (from file server_config.yml line 3) is ignored; did you mean ' +
@@ -307,8 +315,8 @@ Deno.test("loadConfig refuses to start on a misspelled secret instead of startin
     ],
   ];
   for (const [name, options, expected] of cases) {
-    await t.step(name, () => {
-      const error = failure(options);
+    await t.step(name, async () => {
+      const error = await failure(options);
       assert.equal(error.problems.length, 1, error.message);
       assert.match(error.problems[0] ?? "", expected);
       assert.ok(!error.message.includes("correct-horse"), "the value is never shown");
@@ -316,9 +324,9 @@ Deno.test("loadConfig refuses to start on a misspelled secret instead of startin
   }
 });
 
-Deno.test("loadConfig: a file that does not parse is not preceded by unrelated warnings", () => {
+Deno.test("loadConfig: a file that does not parse is not preceded by unrelated warnings", async () => {
   // Production findings would be about the defaults, not the configuration meant.
-  const error = failure({ files: { "/srv/server_config.yml": "port: [1\n" }, env: { PM_PROFILE: "Staging" } });
+  const error = await failure({ files: { "/srv/server_config.yml": "port: [1\n" }, env: { PM_PROFILE: "Staging" } });
   assert.equal(error.problems.length, 1);
   assert.match(error.problems[0] ?? "", /^cannot parse server_config\.yml line/);
   assert.deepEqual(error.warnings, []);

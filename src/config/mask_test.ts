@@ -54,12 +54,12 @@ Deno.test("maskValue masks database_url fail-safe in errors and check-config", a
     assert.equal(maskValue("database_url", "notaurl:hunter2"), JSON.stringify(MASK));
     assert.equal(maskValue("database_url", null), "(unset)");
   });
-  await t.step("a configuration error never shows the password", () => {
+  await t.step("a configuration error never shows the password", async () => {
     const urls = ["notaurl:hunter2", "host=x password=hunter2", "mysql://u:pa@hunter2@h/d"];
     for (const url of urls) {
-      const error = (() => {
+      const error = await (async () => {
         try {
-          loadConfig({ args: [], env: { PM_DATABASE_URL: url }, cwd: "/srv", readTextFile: () => null });
+          await loadConfig({ args: [], env: { PM_DATABASE_URL: url }, cwd: "/srv", readTextFile: () => null });
         } catch (e) {
           if (e instanceof ConfigError) return e;
           throw e;
@@ -71,8 +71,8 @@ Deno.test("maskValue masks database_url fail-safe in errors and check-config", a
       assert.ok(!error.message.includes("hunter2"), error.message);
     }
   });
-  await t.step("check-config output never shows the password", () => {
-    const loaded = loadConfig({
+  await t.step("check-config output never shows the password", async () => {
+    const loaded = await loadConfig({
       args: [],
       env: { PM_DATABASE_URL: "postgres://user:pa@hunter2@host/db" },
       cwd: "/srv",

@@ -5,7 +5,7 @@ import { loadConfig, type LoadedConfig } from "./load.ts";
 type Input = { file: string; env?: Record<string, string> };
 
 /** Loads `/srv/server_config.yml` with everything injected. */
-function load(input: Input): LoadedConfig {
+function load(input: Input): Promise<LoadedConfig> {
   return loadConfig({
     args: [],
     env: input.env ?? {},
@@ -18,9 +18,9 @@ function load(input: Input): LoadedConfig {
 const ownWarnings = (loaded: LoadedConfig) => loaded.warnings.filter((w) => !w.includes("profile Production"));
 
 /** The ConfigError thrown by loading `input`. */
-function failure(input: Input): ConfigError {
+async function failure(input: Input): Promise<ConfigError> {
   try {
-    load(input);
+    await load(input);
   } catch (e) {
     if (e instanceof ConfigError) return e;
     throw e;
@@ -39,8 +39,8 @@ const WELCOME = [
   "      - 5", // 8
 ].join("\n") + "\n";
 
-Deno.test("config problems name the line of a nested map key, not its parent's", () => {
-  const error = failure({ file: WELCOME });
+Deno.test("config problems name the line of a nested map key, not its parent's", async () => {
+  const error = await failure({ file: WELCOME });
   assert.deepEqual(error.problems, [
     'welcome.messages.english! = "english!" (from file server_config.yml line 4): ' +
     "invalid key: expected a language tag such as en-US",
@@ -48,8 +48,8 @@ Deno.test("config problems name the line of a nested map key, not its parent's",
   ]);
 });
 
-Deno.test("config problems in flow and deeper structures name their own line", () => {
-  const error = failure({
+Deno.test("config problems in flow and deeper structures name their own line", async () => {
+  const error = await failure({
     file: "monitors:\n  - 1\n  - 2\n  - x\ntable_retention:\n  events:\n    days: 0\n  visits: {max_rows: 5}\n",
   });
   assert.deepEqual(error.problems, [
@@ -58,22 +58,22 @@ Deno.test("config problems in flow and deeper structures name their own line", (
   ]);
 });
 
-Deno.test("a later layer's value is reported with its own source, not the file's nested lines", () => {
-  const error = failure({ file: WELCOME, env: { PM_WELCOME__MESSAGES: '{"english!":["x"]}' } });
+Deno.test("a later layer's value is reported with its own source, not the file's nested lines", async () => {
+  const error = await failure({ file: WELCOME, env: { PM_WELCOME__MESSAGES: '{"english!":["x"]}' } });
   assert.deepEqual(error.problems, [
     'welcome.messages.english! = "english!" (from environment PM_WELCOME__MESSAGES): ' +
     "invalid key: expected a language tag such as en-US",
   ]);
 });
 
-Deno.test("nested lines survive an environment override of a sibling key", () => {
-  const error = failure({ file: WELCOME, env: { PM_WELCOME__ENABLED: "false" } });
+Deno.test("nested lines survive an environment override of a sibling key", async () => {
+  const error = await failure({ file: WELCOME, env: { PM_WELCOME__ENABLED: "false" } });
   assert.match(error.problems[0] ?? "", /^welcome\.messages\.english! = .* line 4\): invalid key/);
 });
 
 Deno.test("unknown fields in a table_retention rule are warnings naming key path and source", async (t) => {
-  await t.step("from the file, with the field's line; the rule still applies", () => {
-    const loaded = load({
+  await t.step("from the file, with the field's line; the rule still applies", async () => {
+    const loaded = await load({
       file: "table_retention:\n  events:\n    days: 3\n    dayz: 5\n    time_col: created_at\n",
     });
     assert.deepEqual(loaded.config.table_retention, { events: { days: 3, time_col: "created_at" } });
@@ -81,15 +81,15 @@ Deno.test("unknown fields in a table_retention rule are warnings naming key path
       'Unknown configuration key "table_retention.events.dayz" (from file server_config.yml line 4) is ignored',
     ]);
   });
-  await t.step("from the environment", () => {
-    const loaded = load({ file: "", env: { PM_TABLE_RETENTION: '{"visits":{"max_rows":10,"rows":1}}' } });
+  await t.step("from the environment", async () => {
+    const loaded = await load({ file: "", env: { PM_TABLE_RETENTION: '{"visits":{"max_rows":10,"rows":1}}' } });
     assert.deepEqual(loaded.config.table_retention, { visits: { max_rows: 10 } });
     assert.ok(loaded.warnings.includes(
       'Unknown configuration key "table_retention.visits.rows" (from environment PM_TABLE_RETENTION) is ignored',
     ));
   });
-  await t.step("a rule left with no known field is warned to do nothing", () => {
-    const loaded = load({ file: "table_retention:\n  events:\n    rows: 5\n" });
+  await t.step("a rule left with no known field is warned to do nothing", async () => {
+    const loaded = await load({ file: "table_retention:\n  events:\n    rows: 5\n" });
     assert.deepEqual(loaded.config.table_retention, { events: {} });
     assert.deepEqual(ownWarnings(loaded), [
       'Unknown configuration key "table_retention.events.rows" (from file server_config.yml line 3) is ignored',

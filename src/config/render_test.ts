@@ -28,8 +28,8 @@ function loadWithSecrets() {
   });
 }
 
-Deno.test("renderEffectiveConfig shows each value with its source", () => {
-  const lines = renderEffectiveConfig(loadWithSecrets());
+Deno.test("renderEffectiveConfig shows each value with its source", async () => {
+  const lines = renderEffectiveConfig(await loadWithSecrets());
   assert.equal(lines[0], "Configuration file: /srv/server_config.yml");
   assert.equal(lines[1], "Profile: Production");
   const line = (key: string) => lines.find((l) => l.trimStart().startsWith(key + " "));
@@ -41,8 +41,8 @@ Deno.test("renderEffectiveConfig shows each value with its source", () => {
   assert.match(line("monitors") ?? "", /= \[2\] +\(default\)$/);
 });
 
-Deno.test("renderEffectiveConfig masks every secret", () => {
-  const lines = renderEffectiveConfig(loadWithSecrets());
+Deno.test("renderEffectiveConfig masks every secret", async () => {
+  const lines = renderEffectiveConfig(await loadWithSecrets());
   const text = lines.join("\n");
   for (const secret of Object.values(SECRETS)) assert.ok(!text.includes(secret), `leaked ${secret}`);
   const line = (key: string) => lines.find((l) => l.trimStart().startsWith(key + " ")) ?? "";
@@ -53,8 +53,8 @@ Deno.test("renderEffectiveConfig masks every secret", () => {
   assert.match(line("sentry_dsn"), /= \*\*\*\* +\(env PM_SENTRY_DSN\)$/);
 });
 
-Deno.test("renderEffectiveConfig shows unset secrets as (unset), lists warnings and what Production would refuse", () => {
-  const loaded = loadConfig({ args: [], env: { PM_NOPE: "1" }, cwd: "/srv", readTextFile: () => null });
+Deno.test("renderEffectiveConfig shows unset secrets as (unset), lists warnings and what Production would refuse", async () => {
+  const loaded = await loadConfig({ args: [], env: { PM_NOPE: "1" }, cwd: "/srv", readTextFile: () => null });
   const lines = renderEffectiveConfig(loaded);
   assert.equal(lines[0], "Configuration file: (none; defaults apply)");
   assert.match(lines.find((l) => l.includes(" admin_password ")) ?? "", /= \(unset\) +\(default\)$/);

@@ -28,8 +28,13 @@ Deno.test("generated yml holds every key with its default and doc", () => {
   for (const line of text.split("\n")) assert.ok(line.length <= 120, `line too long: ${line}`);
 });
 
-Deno.test("loading the committed server_config.yml gives the defaults without unknown keys", () => {
-  const loaded = loadConfig({ args: [], env: {}, cwd: "/srv", readTextFile: () => Deno.readTextFileSync(COMMITTED) });
+Deno.test("loading the committed server_config.yml gives the defaults without unknown keys", async () => {
+  const loaded = await loadConfig({
+    args: [],
+    env: {},
+    cwd: "/srv",
+    readTextFile: () => Deno.readTextFileSync(COMMITTED),
+  });
   assert.deepEqual(loaded.config, defaultConfig());
   assert.deepEqual(loaded.warnings.filter((w) => w.startsWith("Unknown")), []);
   assert.equal(loaded.sources.get("openuds.max_connections")?.kind, "file");

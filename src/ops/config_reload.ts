@@ -90,9 +90,9 @@ export class ConfigControl {
     return { access: this.#access, loaded: this.#loaded };
   }
 
-  #load(): LoadedConfig {
+  async #load(): Promise<LoadedConfig> {
     try {
-      return this.#config().access.load();
+      return await this.#config().access.load();
     } catch (error) {
       if (error instanceof ConfigError) {
         throw new OpsError("INVALID_ARGUMENT", `configuration is invalid; nothing changed: ${error.message}`);
@@ -102,9 +102,9 @@ export class ConfigControl {
   }
 
   /** Validates the sources again and shows the result with live figures; applies nothing. */
-  check(): ConfigCheck {
+  async check(): Promise<ConfigCheck> {
     const { loaded } = this.#config();
-    const next = this.#load();
+    const next = await this.#load();
     const core = this.#core();
     return {
       valid: true,
@@ -116,9 +116,9 @@ export class ConfigControl {
   }
 
   /** Applies what can change at run time and names the rest. */
-  reload(): ReloadReport {
+  async reload(): Promise<ReloadReport> {
     const { loaded } = this.#config();
-    const next = this.#load();
+    const next = await this.#load();
     const core = this.#core();
     const changed = changedKeys(loaded.config, next.config);
     const restartByCore = new Set(core.reloadConfig(next.config));

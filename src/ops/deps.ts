@@ -162,7 +162,7 @@ export interface ConfigAccess {
   /** The configuration the process started with. */
   readonly initial: LoadedConfig;
   /** Reads and validates the configuration again (file, environment, flags); throws `ConfigError`. */
-  load(): LoadedConfig;
+  load(): Promise<LoadedConfig>;
 }
 
 /** Dependencies of `createOps`. */

@@ -80,7 +80,7 @@ export async function runServerRole(
 ): Promise<number> {
   let loaded: LoadedConfig;
   try {
-    loaded = loadConfig({ args });
+    loaded = await loadConfig({ args });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // Warnings (unknown keys, ...) often explain the failure: show them first.

@@ -16,8 +16,8 @@ function load(o: { args?: string[]; env?: Record<string, string>; file?: string 
 
 Deno.test("devEndpointNotice names the development upstream and warns when the user's endpoint is overridden", async (t) => {
   const url = "http://127.0.0.1:40001";
-  await t.step("default endpoint: info only", () => {
-    const notice = devEndpointNotice(load({}), url);
+  await t.step("default endpoint: info only", async () => {
+    const notice = devEndpointNotice(await load({}), url);
     assert.match(notice.info, /^game API endpoint is the development upstream http:\/\/127\.0\.0\.1:40001 /);
     assert.equal(notice.warning, null);
   });
@@ -31,8 +31,8 @@ Deno.test("devEndpointNotice names the development upstream and warns when the u
     ["flag", { args: ["dev", "--game-api-endpoint", "https://api.example.com"] }, "from flag --game-api-endpoint"],
   ];
   for (const [name, input, phrase] of explicit) {
-    await t.step(`set by ${name}: a warning naming value and source`, () => {
-      const notice = devEndpointNotice(load(input), url);
+    await t.step(`set by ${name}: a warning naming value and source`, async () => {
+      const notice = devEndpointNotice(await load(input), url);
       assert.equal(
         notice.warning,
         `game_api_endpoint = "https://api.example.com" (${phrase}): ignored by the dev command, which uses the ` +

@@ -30,7 +30,7 @@ export interface ConsoleHarness {
 }
 
 /** Reads `text` as `server_config.yml`. */
-export function loadFromText(text: string): LoadedConfig {
+export function loadFromText(text: string): Promise<LoadedConfig> {
   return loadConfig({ args: [], env: {}, cwd: "/srv", readTextFile: (p) => (p.endsWith(".yml") ? text : null) });
 }
 
@@ -42,7 +42,7 @@ export async function startConsoleHarness(
   options: HarnessOptions & { file?: string; deps?: Partial<OpsDeps> } = {},
 ): Promise<ConsoleHarness> {
   const state = { file: options.file ?? BASE_FILE };
-  const initial = loadFromText(state.file);
+  const initial = await loadFromText(state.file);
   const h = await startHarness({
     ...options,
     config: { ...initial.config, port: 0 as unknown as number, bind_address: "127.0.0.1", ...options.config },
