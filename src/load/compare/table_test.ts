@@ -98,9 +98,16 @@ Deno.test("renderComparison prints the idle, relay and big tables and the failed
   match(text, /300 rooms × \(8 players \+ 1 monitor\) at client rates, 180 s after setup/);
   match(
     text,
-    /\| tphira-mp \| 300 +\| 6,143 +\| 3\.1 ms \/ 17\.9 ms +\| 30 % \(28 %\) +\| 70 → 75\.5 → 76 \(77\) +\| \+0\.05 /,
+    /\| tphira-mp \| 300 +\| 6,143 +\| 3\.1 ms \/ 17\.9 ms +\| 30 % \(28 %\) +\| 70 → 75\.5 → 76 \(77\) +\| \+0\.05 +\| 45 % \(5 ms\) +\| 0 +\|/,
   );
-  match(text, /\| tphira-mp \| 990 \(7 failed a round\) \|.*\| 120 % \(other 20 %\) \|.*\| machine CPU +\|/);
+  match(
+    text,
+    /\| tphira-mp \| 990 \(7 failed a round\) \|.*\| 120 % \(other 20 %\) \|.*\| 45 % \(5 ms\) +\|.*\| machine CPU +\|/,
+  );
+  match(
+    renderComparison([{ ...results[0]!, relay: { ...relay, generatorLagP99: null } }], defaultOptions()),
+    /\| 45 % \(—\) +\|/,
+  );
   ok(!/\| Chorus.*\| 300 /.test(text), "no relay row for a server whose relay phase failed");
   match(text, /Errors by kind:\n- tphira-mp, big: room-round ×7, Ready\/timeout ×2\n/);
   match(text, /Failed phases:\n- Chorus, embedded default store: relay: boom/);
