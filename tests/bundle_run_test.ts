@@ -158,7 +158,10 @@ Deno.test("two deno task cache at once into a new directory (parallel starts) bo
       launcherText(stamp, startBuiltins(`${out}/${stamp}`), PROGRAM_ROOT.href),
     );
     // One build, no temporary directory left behind.
-    deepEqual((await Array.fromAsync(Deno.readDir(out), (e) => e.name)).toSorted(), ["deno.jsonc", stamp, "start.js"]);
+    deepEqual(
+      (await Array.fromAsync(Deno.readDir(out), (e) => e.name)).toSorted(),
+      ["deno.jsonc", stamp, "start.js"].toSorted(),
+    );
   } finally {
     await Deno.remove(out, { recursive: true });
   }
