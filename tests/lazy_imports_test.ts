@@ -108,6 +108,9 @@ const LOCAL: readonly { readonly prefix: string; readonly except?: readonly stri
     why: "the chart service and prober",
   },
   { prefix: "src/plugins/", why: "the plugin host" },
+  { prefix: "src/client/", why: "the game client (the spectator bridge loads it with its first viewer)" },
+  { prefix: "src/uds/", except: ["src/uds/approvals.ts"], why: "the local socket's server (off by default)" },
+  { prefix: "src/config/file.ts", why: "the YAML reader (only when there is a configuration file)" },
   { prefix: "src/accounts/", except: [], why: "the account backend" },
   { prefix: "src/companions/", why: "the companion services" },
   { prefix: "src/proxy/", why: "the monitor proxy" },
@@ -138,7 +141,12 @@ const NPM = [
   "@bytecodealliance/preview2-shim",
   "playwright-core",
   "hash-wasm",
+  "ws",
+  "yaml",
 ];
+
+/** npm packages whose main entry must not load at start (a subpath may: `zod/mini` is the one zod the program uses). */
+const NPM_MAIN = ["zod"];
 
 Deno.test("the start path imports only what a game server uses; the rest loads on demand", async () => {
   const loaded = await startPath();
@@ -158,6 +166,11 @@ Deno.test("the start path imports only what a game server uses; the rest loads o
   for (const name of NPM) {
     for (const s of loaded.keys()) {
       if (s.startsWith(`npm:/${name}@`) || s.startsWith(`npm:${name}@`)) wrong.push(`${name}: ${chain(loaded, s)}`);
+    }
+  }
+  for (const name of NPM_MAIN) {
+    for (const s of loaded.keys()) {
+      if (new RegExp(`^npm:/?${name}@[^/]+$`).test(s)) wrong.push(`${name} (main entry): ${chain(loaded, s)}`);
     }
   }
   assert.deepEqual(wrong, [], `statically imported on the start path:\n${wrong.join("\n")}`);
