@@ -26,6 +26,12 @@ export function mainArgs(task: MainTask, ...args: string[]): string[] {
   return ["run", ...flags, `${ROOT}${script}`, task, ...args];
 }
 
+/** {@link mainArgs} with another script in the task's place (a bundle built elsewhere with `deno task cache --out`). */
+function scriptArgs(task: MainTask, script: string): string[] {
+  const { flags } = runTask(denoTasks(Deno.readTextFileSync(`${ROOT}deno.json`)), task);
+  return ["run", ...flags, script, task];
+}
+
 /** Options of {@link spawnServer}. */
 export interface ChildServerOptions {
   readonly port: number;
@@ -39,6 +45,10 @@ export interface ChildServerOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Run it as `deno task <command> -- <flags>` instead of `deno run <task flags> main.ts <command> <flags>`. */
   readonly viaTask?: boolean;
+  /** Another launcher run with the task's flags (default: the task's own script). */
+  readonly script?: string;
+  /** Working directory (default: the repository root). */
+  readonly cwd?: string;
 }
 
 /** A running child server and its output. */
@@ -59,7 +69,7 @@ export function spawnServer(o: ChildServerOptions): ChildServer {
   const command = o.command ?? "start";
   const child = new Deno.Command(Deno.execPath(), {
     args: [
-      ...(o.viaTask ? ["task", command, "--"] : mainArgs(command)),
+      ...(o.viaTask ? ["task", command, "--"] : o.script ? scriptArgs(command, o.script) : mainArgs(command)),
       "--port",
       String(o.port),
       "--http-port",
@@ -74,7 +84,7 @@ export function spawnServer(o: ChildServerOptions): ChildServer {
       "info",
       ...(o.flags ?? []),
     ],
-    cwd: ROOT,
+    cwd: o.cwd ?? ROOT,
     env: { NO_COLOR: "1", ...o.env },
     stdin: "null",
     stdout: "piped",

@@ -2,11 +2,10 @@ import assert from "node:assert/strict";
 import { LogHub } from "../../util/log.ts";
 import { Store } from "../apply/store.ts";
 import { Queries } from "../queries/queries.ts";
-import { migrate } from "./migrations.ts";
 import { openStore } from "./open_store.ts";
-import { PgliteDb } from "./pglite_db.ts";
+import { OLD_STORE_T0, writeOldPgliteStore } from "./old_pglite_store_test_util.ts";
 
-const T0 = Date.UTC(2026, 0, 1);
+const T0 = OLD_STORE_T0;
 
 function logger() {
   const lines: string[] = [];
@@ -17,39 +16,7 @@ function logger() {
 /** A data directory as a server before issue 15 left it: its store in PGlite under `pglite/`. */
 async function oldDataDir(): Promise<string> {
   const dir = await Deno.makeTempDir();
-  const { log } = logger();
-  const pg = await PgliteDb.open(`${dir}/pglite`);
-  try {
-    await migrate(pg, log, T0);
-    const store = new Store(pg);
-    await store.bindJournal("journal-1", null, T0);
-    await store.applyBatch(
-      [
-        {
-          seq: 1,
-          entry: {
-            t: "login",
-            user: 7,
-            name: "P7",
-            language: "en-US",
-            ip: "10.0.0.7",
-            session: 1,
-            category: "normal",
-            at: T0,
-            instance: "i",
-          },
-        },
-        { seq: 2, entry: { t: "setting", key: "motd", value: "hello", at: T0 } },
-        { seq: 3, entry: { t: "setting", key: "limits", value: { rooms: 5, on: true }, at: T0 } },
-        { seq: 4, entry: { t: "ban.user", user: 9, reason: "spam", at: T0 } },
-      ] as never,
-      4,
-      T0,
-    );
-    await pg.checkpoint();
-  } finally {
-    await pg.close();
-  }
+  await writeOldPgliteStore(dir);
   return dir;
 }
 
@@ -139,7 +106,7 @@ Deno.test("PGlite is loaded only to convert: one module imports it, and that mod
     for await (const e of Deno.readDir(dir)) {
       const path = `${dir}/${e.name}`;
       if (e.isDirectory) await walk(path);
-      else if (e.name.endsWith(".ts") && !e.name.endsWith("_test.ts") && !e.name.endsWith("_bench.ts")) {
+      else if (e.name.endsWith(".ts") && !/_(test|bench|test_util)\.ts$/.test(e.name)) {
         const text = await Deno.readTextFile(path);
         if (/from "@electric-sql\/pglite"|from "[^"]*pglite_db\.ts"/.test(text)) {
           importers.push(path.slice(root.length));
